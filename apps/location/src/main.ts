@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { AppRegistry } from '@geoaccount/signing';
+import { createLocationApp } from './app';
+import { loadLocationConfig } from './config/location.config';
+
+async function main(): Promise<void> {
+  let config;
+  let registry;
+  try {
+    config = loadLocationConfig();
+    registry = AppRegistry.fromEnv();
+  } catch (err) {
+    process.stderr.write(`location: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const app = await createLocationApp(config, registry);
+  await app.listen(config.PORT, config.HOST);
+  process.stdout.write(`location listening on http://${config.HOST}:${config.PORT}\n`);
+}
+
+void main();

@@ -1,0 +1,22 @@
+// Shared jest settings: TypeScript through SWC (decorator metadata on), workspace libs from source.
+const path = require('node:path');
+
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2023',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    '^@geoaccount/(api|signing|client)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+  },
+};

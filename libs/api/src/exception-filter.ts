@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiException, InvalidParameterException } from './api-exception';
+import type { EnvelopeStyle } from './envelope';
+import type { ResultCode } from './result-codes';
+
+interface Rendered {
+  result: ResultCode;
+  message: string;
+  extra?: Record<string, unknown>;
+}
+
+/** Errors of drivers that mean "a dependency is down", answered 503 rather than 500. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08006', '08001']);
+
+export function isUnavailableError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  const msg = err.message;
+  if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed/i.test(msg)) return true;
+  const cause = (err as { cause?: unknown }).cause ?? (err as { driverError?: unknown }).driverError;
+  return cause !== undefined && cause !== err && isUnavailableError(cause);
+}
+
+/** True when the request path is served by some route, but not for this method. */
+function servedWithOtherMethod(req: Request): boolean {
+  const router = (req.app as unknown as { router?: { stack?: RouterLayer[] } } | undefined)?.router;
+  const stack = router?.stack ?? [];
+  return stack.some((layer) => layer.route !== undefined && layer.match(req.path) && !layer.route._handlesMethod(req.method));
+}
+interface RouterLayer {
+  route?: { _handlesMethod(method: string): boolean };
+  match(path: string): boolean;
+}
+
+/**
+ * Renders every error — ours, Nest's and the body parsers' — into the service's envelope.
+ * Unexpected errors are logged with an error id and answered without details.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ExceptionFilter');
+
+  constructor(private readonly style: EnvelopeStyle) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const { result, message, extra } = this.render(exception, req);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(result.status).json(this.style.body(result, message, extra));
+  }
+
+  private render(exception: unknown, req: Request): Rendered {
+    const style = this.style;
+    if (exception instanceof ApiException) {
+      return { result: exception.result, message: exception.message, extra: exception.extra };
+    }
+    if (exception instanceof InvalidParameterException) {
+      return { result: style.invalidParameter, message: exception.message };
+    }
+    const status = httpStatusOf(exception);
+    switch (status) {
+      case 404:
+        return servedWithOtherMethod(req) ? plain(style.methodNotAllowed) : plain(style.routeNotFound);
+      case 405:
+        return plain(style.methodNotAllowed);
+      case 413:
+        return plain(style.bodyTooLarge);
+      case 429:
+        return plain(style.rateLimited);
+      case 401:
+      case 403:
+        return plain(style.unauthorized);
+      default:
+        if (status !== undefined && status >= 400 && status < 500) return plain(style.invalidParameter);
+    }
+    const unavailable = status === 503 || isUnavailableError(exception);
+    const result = style.systemError(req, unavailable);
+    const errorId = randomUUID();
+    this.logger.error(
+      { errorId, method: req.method, path: req.path, err: exception },
+      `unexpected failure ${errorId}: ${exception instanceof Error ? exception.message : String(exception)}`,
+    );
+    return plain(result);
+  }
+}
+
+function plain(result: ResultCode): Rendered {
+  return { result, message: result.message };
+}
+
+function httpStatusOf(exception: unknown): number | undefined {
+  if (exception instanceof HttpException) return exception.getStatus();
+  if (typeof exception === 'object' && exception !== null) {
+    const e = exception as { status?: unknown; statusCode?: unknown; type?: unknown };
+    // body-parser / http-errors errors carry `status` and `type` (e.g. entity.too.large).
+    if (typeof e.type === 'string' && typeof e.status === 'number') return e.status;
+    if (typeof e.statusCode === 'number' && typeof e.type === 'string') return e.statusCode;
+  }
+  return undefined;
+}

@@ -1,0 +1,15 @@
+import { type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import { INTERFACE_NO, type TaggedRequest } from './envelope';
+
+const INTERFACE_KEY = 'api:interfaceNo';
+
+/** Marks a handler with its account interface number (the first three digits of its codes). */
+export const ApiInterface = (interfaceNo: number): MethodDecorator => SetMetadata(INTERFACE_KEY, interfaceNo);
+
+/** Records the handler's interface number on the request, for the exception filter. */
+export function tagInterface(context: ExecutionContext, reflector: Reflector): number | undefined {
+  const no = reflector.get<number | undefined>(INTERFACE_KEY, context.getHandler());
+  if (no !== undefined) context.switchToHttp().getRequest<TaggedRequest>()[INTERFACE_NO] = no;
+  return no;
+}

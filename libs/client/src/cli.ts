@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+/**
+ * Calls any endpoint of either service from the shell, signed with an app's credentials.
+ *
+ *   pnpm cli account get-user alice
+ *   pnpm cli account create-auth A100 auth_name=Orders auth_state=1
+ *   pnpm cli account login alice 'P@ssw0rd!'
+ *   pnpm cli location lbs-query 116.397 39.909
+ *
+ * Environment: ACCOUNT_URL, LOCATION_URL, APP_TOKEN, APP_SECRET, APP_AES_KEY, APP_AES_MODE
+ * (defaults: the local services and the demo app).
+ */
+import { DEMO_APP, type AesMode } from '@geoaccount/signing';
+import { AccountClient, type Fields } from './account-client';
+import type { ClientResponse } from './http';
+import { LbsClient } from './lbs-client';
+
+type Command = { args: string[]; run: (a: string[], f: Fields) => Promise<ClientResponse<unknown>> };
+
+function fieldsOf(pairs: string[]): Fields {
+  const fields: Fields = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`expected name=value, got "${pair}"`);
+    fields[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return fields;
+}
+
+export function commands(env: NodeJS.ProcessEnv): Record<'account' | 'location', Record<string, Command>> {
+  const app = {
+    appToken: env.APP_TOKEN ?? DEMO_APP.appToken,
+    secret: env.APP_SECRET ?? DEMO_APP.secret,
+    aesKey: env.APP_AES_KEY ?? DEMO_APP.aesKey,
+    aesMode: (env.APP_AES_MODE ?? DEMO_APP.aesMode) as AesMode,
+  };
+  const account = new AccountClient({ baseUrl: env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', ...app });
+  const lbs = new LbsClient({ baseUrl: env.LOCATION_URL ?? 'http://127.0.0.1:3002', userToken: app.appToken, secret: app.secret });
+  return {
+    account: {
+      'create-auth': { args: ['AUTH_ID'], run: ([id], f) => account.createAuth(id!, f) },
+      'modify-auth': { args: ['AUTH_ID'], run: ([id], f) => account.modifyAuth(id!, f) },
+      'list-auths': { args: [], run: (_, f) => account.listAuths(f) },
+      'get-auth': { args: ['AUTH_ID'], run: ([id]) => account.getAuth(id!) },
+      'create-group': { args: ['GROUP_ID'], run: ([id], f) => account.createGroup(id!, f) },
+      'modify-group': { args: ['GROUP_ID'], run: ([id], f) => account.modifyGroup(id!, f) },
+      'list-groups': { args: [], run: (_, f) => account.listGroups(f) },
+      'get-group': { args: ['GROUP_ID'], run: ([id]) => account.getGroup(id!) },
+      'register-user': { args: ['USER_LOGIN_ID'], run: ([id], f) => account.registerUser(id!, f) },
+      'modify-user': { args: ['USER_LOGIN_ID'], run: ([id], f) => account.modifyUser(id!, f) },
+      'list-users': { args: [], run: (_, f) => account.listUsers(f) },
+      'get-user': { args: ['USER_LOGIN_ID'], run: ([id]) => account.getUser(id!) },
+      login: { args: ['USER_LOGIN_ID', 'PASSWORD'], run: ([id, pwd], f) => account.login(id!, pwd!, f) },
+      'user-auths': { args: ['USER_LOGIN_ID'], run: ([id]) => account.userAuths(id!) },
+      'user-has-auth': { args: ['USER_LOGIN_ID', 'AUTH_ID'], run: ([id, auth]) => account.userHasAuth(id!, auth!) },
+    },
+    location: {
+      'lbs-query': { args: ['LONGITUDE', 'LATITUDE'], run: ([longitude, latitude], f) => lbs.lbsQuery({ ...f, longitude: longitude!, latitude: latitude! }) },
+      'address-query': { args: ['CITY', 'ADDRESS'], run: ([city, address], f) => lbs.addressQuery({ ...f, city: city!, address: address! }) },
+      'base-station-query': {
+        args: ['MCC', 'MNC', 'LAC', 'CELLID'],
+        run: ([mcc, mnc, lac, cellid], f) => lbs.baseStationQuery({ ...f, mcc: mcc!, mnc: mnc!, lac: lac!, cellid: cellid! }),
+      },
+    },
+  };
+}
+
+function usage(all: ReturnType<typeof commands>): string {
+  const lines = ['usage: cli <service> <command> [ARGS...] [name=value...]', ''];
+  for (const [service, cmds] of Object.entries(all)) {
+    for (const [name, cmd] of Object.entries(cmds)) lines.push(`  ${service} ${name} ${cmd.args.join(' ')}`.trimEnd());
+  }
+  return lines.join('\n');
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const all = commands(env);
+  const [service, name, ...rest] = argv;
+  const cmd = service === 'account' || service === 'location' ? all[service][name ?? ''] : undefined;
+  if (!cmd || rest.length < cmd.args.length) {
+    process.stderr.write(`${usage(all)}\n`);
+    return 2;
+  }
+  const res = await cmd.run(rest.slice(0, cmd.args.length), fieldsOf(rest.slice(cmd.args.length)));
+  process.stdout.write(`HTTP ${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
+  return res.status < 400 ? 0 : 1;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(2);
+    },
+  );
+}

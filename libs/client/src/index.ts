@@ -1,0 +1,3 @@
+export * from './http';
+export * from './account-client';
+export * from './lbs-client';

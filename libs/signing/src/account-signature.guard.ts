@@ -1,0 +1,79 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AccountCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
+import { verifyAccount } from './account-signature';
+import { APP_REGISTRY, type AppRegistry } from './credentials';
+import { CALLER_APP, type SignedRequest } from './caller-app';
+
+/** Remembers nonces for the timestamp window; shared by all instances of a service. */
+export interface NonceStore {
+  /** True when (app, nonce) was not seen in the last `ttlSeconds`, and records it. */
+  claim(appToken: string, nonce: string, ttlSeconds: number): Promise<boolean>;
+}
+export const NONCE_STORE = Symbol('NONCE_STORE');
+
+export interface AccountSignatureOptions {
+  /** Accepted clock skew of `timestamp` in seconds; 0: timestamp not required. */
+  maxSkewSeconds: number;
+}
+export const ACCOUNT_SIGNATURE_OPTIONS = Symbol('ACCOUNT_SIGNATURE_OPTIONS');
+
+const DIGITS = /^\d{1,12}$/;
+const MAX_NONCE = 64;
+
+/**
+ * Verifies CONTRACT §2 on every account request: app_token, HMAC-SHA256 signature over the
+ * method, app token, query or form fields and the path id, the timestamp window and the nonce.
+ */
+@Injectable()
+export class AccountSignatureGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(APP_REGISTRY) private readonly registry: AppRegistry,
+    @Inject(ACCOUNT_SIGNATURE_OPTIONS) private readonly options: AccountSignatureOptions,
+    @Optional() @Inject(NONCE_STORE) private readonly nonces?: NonceStore,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    tagInterface(context, this.reflector);
+    const req = context.switchToHttp().getRequest<SignedRequest>();
+    const source = (req.method === 'GET' || req.method === 'HEAD' ? req.query : req.body) as Record<string, unknown> | undefined;
+    const fields = source ?? {};
+
+    const params: Record<string, string> = {};
+    for (const name of Object.keys(fields)) {
+      const value = fields[name];
+      if (typeof value !== 'string') throw new InvalidParameterException(name, 'repeated');
+      if (name !== 'app_token' && name !== 'signature') params[name] = value;
+    }
+    for (const [name, value] of Object.entries(req.params ?? {})) {
+      if (typeof value !== 'string') continue;
+      if (params[name] !== undefined && params[name] !== value) throw new InvalidParameterException(name, 'conflicting');
+      params[name] = value;
+    }
+
+    const app = this.registry.get(fields.app_token);
+    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
+
+    const { maxSkewSeconds } = this.options;
+    const timestamp = params.timestamp;
+    if (maxSkewSeconds > 0) {
+      if (timestamp === undefined) throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing timestamp');
+      if (!DIGITS.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > maxSkewSeconds) {
+        throw new ApiException(AccountCodes.UNAUTHORIZED, 'stale timestamp');
+      }
+    }
+    const nonce = params.nonce;
+    if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE)) throw new InvalidParameterException('nonce');
+
+    if (!verifyAccount(app.hmacKey, req.method, app.appToken, params, fields.signature)) {
+      throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
+    }
+    if (nonce !== undefined && this.nonces) {
+      const window = Math.max(maxSkewSeconds, 1) * 2;
+      if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
+    }
+    req[CALLER_APP] = app;
+    return true;
+  }
+}

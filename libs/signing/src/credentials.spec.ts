@@ -1,0 +1,46 @@
+import { type AppCredential, AppRegistry, CredentialsError, DEMO_APP, loadAppCredentials } from './credentials';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const APP: AppCredential = { appToken: 'app-0123abcd', secret: 'a-secret-of-16-chars', aesKey: 'k', aesMode: 'ecb' };
+
+describe('app credentials', () => {
+  it('falls back to the demo app outside production', () => {
+    expect(loadAppCredentials({})).toEqual({ apps: [{ ...DEMO_APP }], demo: true });
+  });
+
+  it('refuses to start without credentials in production', () => {
+    expect(() => loadAppCredentials({ NODE_ENV: 'production' })).toThrow(/APP_CREDENTIALS: required/);
+  });
+
+  it('reads inline JSON and a file', () => {
+    expect(loadAppCredentials({ APP_CREDENTIALS: JSON.stringify([APP]) }).apps).toEqual([APP]);
+    const file = join(mkdtempSync(join(tmpdir(), 'creds-')), 'apps.json');
+    writeFileSync(file, JSON.stringify([APP]));
+    expect(loadAppCredentials({ APP_CREDENTIALS_FILE: file, NODE_ENV: 'production' })).toEqual({ apps: [APP], demo: false });
+  });
+
+  it.each([
+    ['not json', /not valid JSON/],
+    ['[]', /non-empty JSON array/],
+    [JSON.stringify([{ ...APP, appToken: 'bad' }]), /appToken/],
+    [JSON.stringify([{ ...APP, appToken: `app-${'a'.repeat(37)}` }]), /appToken/],
+    [JSON.stringify([{ ...APP, secret: 'short' }]), /secret/],
+    [JSON.stringify([{ ...APP, aesKey: '' }]), /aesKey/],
+    [JSON.stringify([{ ...APP, aesMode: 'cbc' }]), /aesMode/],
+    [JSON.stringify([APP, APP]), /duplicated/],
+  ])('refuses %s', (text, message) => {
+    expect(() => loadAppCredentials({ APP_CREDENTIALS: text })).toThrow(CredentialsError);
+    expect(() => loadAppCredentials({ APP_CREDENTIALS: text })).toThrow(message);
+  });
+
+  it('derives the keys once per app', () => {
+    const registry = new AppRegistry([APP]);
+    const app = registry.get('app-0123abcd');
+    expect(app?.aesMode).toBe('ecb');
+    expect(app?.aesKey).toHaveLength(16);
+    expect(registry.get('app-unknown')).toBeUndefined();
+    expect(registry.get(['app-0123abcd'])).toBeUndefined();
+  });
+});

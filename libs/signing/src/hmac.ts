@@ -1,0 +1,21 @@
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+
+/** An HMAC key made once per app: a KeyObject is several times cheaper per call than a Buffer key. */
+export function hmacKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
+/** Lowercase hex HMAC-SHA256 of the UTF-8 message. */
+export function hmacSha256Hex(key: KeyObject | string, message: string): string {
+  return createHmac('sha256', typeof key === 'string' ? hmacKey(key) : key)
+    .update(message, 'utf8')
+    .digest('hex');
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+/** Compares a received hex signature with the expected one in constant time; case-insensitive. */
+export function signatureMatches(expectedHex: string, received: unknown): boolean {
+  if (typeof received !== 'string' || !HEX64.test(received)) return false;
+  return timingSafeEqual(Buffer.from(expectedHex, 'hex'), Buffer.from(received, 'hex'));
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Starts the services in the foreground: `node scripts/start.mjs` runs both on their embedded
+// defaults, `node scripts/start.mjs account|location` runs one. Builds what is missing first.
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVICES = {
+  account: { port: 3001, main: 'apps/account/dist/main.js' },
+  location: { port: 3002, main: 'apps/location/dist/main.js' },
+};
+const DEMO = { appToken: 'app-7f3a9c2e41d08b56', secret: 'demo-secret-0123456789abcdef', aesKey: 'demo-aes-key', aesMode: 'gcm' };
+
+const arg = process.argv[2];
+if (arg !== undefined && !(arg in SERVICES)) {
+  console.error(`usage: start.mjs [${Object.keys(SERVICES).join('|')}]`);
+  process.exit(2);
+}
+const names = arg ? [arg] : Object.keys(SERVICES);
+
+// Build (Nx skips what is up to date).
+const build = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '-p', ...names.map((n) => `@geoaccount/${n}`), '--output-style=static'],
+  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+);
+if (build.status !== 0) {
+  console.error('build failed; run `pnpm build` to see why');
+  process.exit(build.status ?? 1);
+}
+
+const children = new Map();
+let stopping = false;
+
+function run(name) {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, SERVICES[name].main)], {
+    cwd: root,
+    env: process.env,
+    stdio: names.length === 1 ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  if (names.length > 1) {
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
+    }
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      console.error(`[${name}] exited (${signal ?? code}); stopping`);
+      stop(code || 1);
+    } else if (children.size === 0) {
+      process.exit(exitCode);
+    }
+  });
+  children.set(name, child);
+}
+
+let exitCode = 0;
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  if (children.size === 0) process.exit(code);
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    process.exit(code || 1);
+  }, 30_000).unref();
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+for (const name of names) run(name);
+
+if (names.length > 1) {
+  // Announce once both answer their liveness probe.
+  const deadline = Date.now() + 120_000;
+  const ready = async (name) => {
+    const port = process.env[`${name.toUpperCase()}_PORT`] ?? SERVICES[name].port;
+    while (Date.now() < deadline && !stopping) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health/live`)).ok) return `http://127.0.0.1:${port}`;
+      } catch {
+        // not up yet
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return undefined;
+  };
+  const urls = await Promise.all(names.map(ready));
+  if (!stopping && urls.every(Boolean)) {
+    process.stdout.write(
+      [
+        '',
+        `  account   ${urls[0]}/account/v1.0.1   (API docs: ${urls[0]}/docs)`,
+        `  location  ${urls[1]}/lbsapi/api       (API docs: ${urls[1]}/docs)`,
+        '',
+        `  demo app  appToken=${DEMO.appToken} secret=${DEMO.secret} aesKey=${DEMO.aesKey} aesMode=${DEMO.aesMode}`,
+        '  try       pnpm cli account list-auths     |     pnpm cli location lbs-query 116.397 39.909',
+        '  Ctrl-C stops both.',
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+}
