@@ -6,6 +6,8 @@ describe('account config', () => {
     const config = loadAccountConfig({});
     expect(config).toMatchObject({ PORT: 3001, HOST: '0.0.0.0', SIGNATURE_MAX_SKEW_SECONDS: 300, LOG_LEVEL: 'info' });
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config).toMatchObject({ ARGON2_MEMORY_KIB: 19456, ARGON2_TIME_COST: 2, ARGON2_PARALLELISM: 1 });
+    expect(config).toMatchObject({ LOGIN_MAX_FAILURES: 5, LOGIN_FAILURE_WINDOW_SECONDS: 900, LOGIN_LOCK_SECONDS: 900 });
   });
 
   it.each([
@@ -14,6 +16,12 @@ describe('account config', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['SIGNATURE_MAX_SKEW_SECONDS', '-1'],
     ['LOG_LEVEL', 'loud'],
+    ['ARGON2_MEMORY_KIB', '512'],
+    ['ARGON2_TIME_COST', '0'],
+    ['ARGON2_PARALLELISM', 'x'],
+    ['LOGIN_MAX_FAILURES', '0'],
+    ['LOGIN_FAILURE_WINDOW_SECONDS', '-5'],
+    ['LOGIN_LOCK_SECONDS', '1.5'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadAccountConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadAccountConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));

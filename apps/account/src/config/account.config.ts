@@ -19,6 +19,29 @@ export class AccountConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
+
+  /** argon2id memory cost of password hashes in KiB (OWASP: 19 MiB). */
+  @Type(() => Number) @IsInt() @Min(1024) @Max(4194304)
+  ARGON2_MEMORY_KIB = 19456;
+
+  /** argon2id passes (OWASP: 2). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  ARGON2_TIME_COST = 2;
+
+  /** argon2id lanes (OWASP: 1). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(255)
+  ARGON2_PARALLELISM = 1;
+
+  /** Failed logins of one (app, login id) within the window that lock it. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  LOGIN_MAX_FAILURES = 5;
+
+  @Type(() => Number) @IsInt() @Min(1) @Max(86400 * 30)
+  LOGIN_FAILURE_WINDOW_SECONDS = 900;
+
+  /** How long a locked (app, login id) is refused. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(86400 * 30)
+  LOGIN_LOCK_SECONDS = 900;
 }
 
 export function loadAccountConfig(env: NodeJS.ProcessEnv = process.env): AccountConfig {
