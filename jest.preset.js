@@ -1,5 +1,9 @@
 // Shared jest settings: TypeScript through SWC (decorator metadata on), workspace libs from source.
+const fs = require('node:fs');
 const path = require('node:path');
+
+// Each project's run writes its JSON summary here (see scripts/test.mjs).
+fs.mkdirSync(path.join(__dirname, '.test-results'), { recursive: true });
 
 const swc = {
   jsc: {

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// `pnpm test`: every project's tests through Nx (one project at a time: the e2e suites share
+// the machine's PostgreSQL and Redis), then one closing line with the totals.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, '.test-results');
+rmSync(results, { recursive: true, force: true });
+
+const run = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'test', '--parallel=1', '--output-style=stream', ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' },
+);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const files = existsSync(results) ? readdirSync(results).filter((f) => f.endsWith('.json')) : [];
+for (const file of files) {
+  const r = JSON.parse(readFileSync(join(results, file), 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+  skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  console.log(`${file.replace(/\.json$/, '').padEnd(16)} ${r.numPassedTests} passed, ${r.numFailedTests} failed (${r.numTotalTestSuites} suites)`);
+}
+console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
