@@ -1,20 +1,25 @@
 #!/usr/bin/env node
 // `pnpm test`: every project's tests through Nx (one project at a time: the e2e suites share
-// the machine's PostgreSQL and Redis), then one closing line with the totals.
+// the machine's PostgreSQL and Redis, or embedded ones on a machine without them), then one
+// closing line with the totals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureTestServers } from './test-servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, '.test-results');
 rmSync(results, { recursive: true, force: true });
 
+const stopServers = await ensureTestServers(process.env);
 const run = spawnSync(
   process.execPath,
   [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'test', '--parallel=1', '--output-style=stream', ...process.argv.slice(2)],
   { cwd: root, stdio: 'inherit' },
 );
+
+await stopServers();
 
 let passed = 0;
 let failed = 0;
