@@ -1,0 +1,74 @@
+import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+
+/**
+ * A user, owned by the app whose token registered it (CONTRACT §5). The password is kept
+ * only as an argon2id hash; `user_auths` / `user_auth_groups` are kept as sent, and their
+ * items one per row in `user_auth_links` / `user_group_links`.
+ */
+@Entity('users')
+@Unique('users_app_token_user_id_key', ['appToken', 'userId'])
+@Index('users_app_token_user_seq_id_idx', ['appToken', 'userSeqId'])
+@Index('users_app_token_org_id_idx', ['appToken', 'orgId', 'userSeqId'])
+export class UserEntity {
+  @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'users_pkey' })
+  appToken!: string;
+
+  @PrimaryColumn({ name: 'user_login_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'users_pkey' })
+  userLoginId!: string;
+
+  /** Creation order (internal): the stable order of the users list. */
+  @Column({ name: 'user_seq_id', type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS', update: false })
+  userSeqId!: string;
+
+  /** Assigned by the service, unique per app. */
+  @Column({ name: 'user_id', type: 'varchar', length: 16 })
+  userId!: string;
+
+  @Column({ name: 'org_id', type: 'varchar', length: 16, nullable: true })
+  orgId!: string | null;
+
+  @Column({ name: 'user_pwd_hash', type: 'varchar', length: 256, nullable: true })
+  userPwdHash!: string | null;
+
+  @Column({ name: 'user_name', type: 'varchar', length: 64 })
+  userName!: string;
+
+  @Column({ name: 'user_short_name', type: 'varchar', length: 32, nullable: true })
+  userShortName!: string | null;
+
+  @Column({ name: 'user_type', type: 'varchar', length: 1 })
+  userType!: string;
+
+  @Column({ name: 'is_domain_user', type: 'varchar', length: 1, default: '0' })
+  isDomainUser!: string;
+
+  @Column({ name: 'cert_type', type: 'varchar', length: 2, nullable: true })
+  certType!: string | null;
+
+  @Column({ name: 'cert_id', type: 'varchar', length: 32, nullable: true })
+  certId!: string | null;
+
+  @Column({ name: 'cert_id_encrypt', type: 'varchar', length: 16, nullable: true })
+  certIdEncrypt!: string | null;
+
+  @Column({ name: 'user_mobile', type: 'varchar', length: 16, nullable: true })
+  userMobile!: string | null;
+
+  @Column({ name: 'user_mobile_encrypt', type: 'varchar', length: 16, nullable: true })
+  userMobileEncrypt!: string | null;
+
+  @Column({ name: 'user_auths', type: 'varchar', length: 512, nullable: true })
+  userAuths!: string | null;
+
+  @Column({ name: 'user_auth_groups', type: 'varchar', length: 512, nullable: true })
+  userAuthGroups!: string | null;
+
+  @Column({ name: 'user_extends', type: 'varchar', length: 512, nullable: true })
+  userExtends!: string | null;
+
+  @Column({ name: 'create_time', type: 'timestamptz', insert: false, update: false, default: () => 'now()' })
+  createTime!: Date;
+
+  @Column({ name: 'update_time', type: 'timestamptz', insert: false, default: () => 'now()' })
+  updateTime!: Date;
+}
