@@ -9,10 +9,10 @@ export const PAGE_SIZE_MAX = 1000;
  * (var 64, 1 to 1000, default 20) are digits only; `user_login_ids` is a comma list.
  */
 export class ListUsersQuery {
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(8) @IsDigitsInRange(1, 99_999_999)
+  @IsOptional() @IsString() @IsDigitsInRange(1, 99_999_999) @MaxChars(8)
   page_number?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(64) @IsDigitsInRange(1, PAGE_SIZE_MAX)
+  @IsOptional() @IsString() @IsDigitsInRange(1, PAGE_SIZE_MAX) @MaxChars(64)
   page_size?: string;
 
   @IsOptional() @IsString() @NoNulChar() @IsCommaList()

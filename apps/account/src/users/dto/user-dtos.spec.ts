@@ -1,0 +1,146 @@
+import type { ArgumentMetadata } from '@nestjs/common';
+import { createValidationPipe } from '@geoaccount/api';
+import { LoginDto } from '../../login/dto/login.dto';
+import { ListUsersQuery } from './list-users.query';
+import { ModifyUserDto } from './modify-user.dto';
+import { RegisterUserDto } from './register-user.dto';
+import { UserLoginIdParam } from './user-login-id.param';
+
+const pipe = createValidationPipe();
+const as = (metatype: ArgumentMetadata['metatype'], type: ArgumentMetadata['type'] = 'body') => ({ metatype, type });
+
+async function message(value: Record<string, string>, metatype: ArgumentMetadata['metatype']): Promise<string | undefined> {
+  try {
+    await pipe.transform(value, as(metatype));
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+const minimal = { user_name: 'Alice', user_type: 'C', user_pwd: 'pw' };
+
+describe('RegisterUserDto', () => {
+  it('accepts the minimal registration and strips unknown fields', async () => {
+    const dto = (await pipe.transform({ ...minimal, timestamp: '1', user_id: 'forged' }, as(RegisterUserDto))) as RegisterUserDto;
+    expect(dto).toEqual(minimal);
+    expect(dto).toBeInstanceOf(RegisterUserDto);
+  });
+
+  it.each([
+    [{ user_type: 'C', user_pwd: 'pw' }, 'missing user_name'],
+    [{ ...minimal, user_name: '' }, 'missing user_name'],
+    [{ user_name: 'A', user_pwd: 'pw' }, 'missing user_type'],
+    [{ user_name: 'A', user_type: 'C' }, 'missing user_pwd'],
+    [{ user_name: 'A', user_type: 'C', user_pwd: '', is_domain_user: '0' }, 'missing user_pwd'],
+    [{ ...minimal, user_type: 'X' }, 'bad value of user_type'],
+    [{ ...minimal, user_type: 'c' }, 'bad value of user_type'],
+    [{ ...minimal, is_domain_user: '2' }, 'bad value of is_domain_user'],
+    [{ ...minimal, cert_type: '01' }, 'bad value of cert_type'],
+    [{ ...minimal, user_extends: '[1]' }, 'invalid user_extends'],
+    [{ ...minimal, user_extends: '"text"' }, 'invalid user_extends'],
+    [{ ...minimal, user_extends: '{bad' }, 'invalid user_extends'],
+    [{ ...minimal, user_extends: 'null' }, 'invalid user_extends'],
+    [{ ...minimal, user_auths: 'A1,,A2' }, 'invalid user_auths'],
+    [{ ...minimal, user_auth_groups: 'G1, ' }, 'invalid user_auth_groups'],
+    [{ ...minimal, org_id: 'a\u0000b' }, 'invalid org_id'],
+  ])('refuses %j: %s', async (body, expected) => {
+    expect(await message(body, RegisterUserDto)).toBe(expected);
+  });
+
+  it('lets a domain account register without a password', async () => {
+    expect(await message({ user_name: 'A', user_type: 'B', is_domain_user: '1' }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ user_name: 'A', user_type: 'B', is_domain_user: '1', user_pwd: '' }, RegisterUserDto)).toBeUndefined();
+  });
+
+  it('accepts every enumerated value and empty optional fields', async () => {
+    for (const cert_type of ['00', '10', '11', '']) expect(await message({ ...minimal, cert_type }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ ...minimal, user_type: 'B', is_domain_user: '0' }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ ...minimal, org_id: '', user_extends: '', user_auths: '', user_auth_groups: '' }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ ...minimal, user_extends: '{"a":[1,{"b":null}]}' }, RegisterUserDto)).toBeUndefined();
+  });
+
+  const limits: [string, number][] = [
+    ['org_id', 16],
+    ['user_pwd', 64],
+    ['user_name', 64],
+    ['user_short_name', 32],
+    ['cert_id', 32],
+    ['cert_id_encrypt', 16],
+    ['user_mobile', 16],
+    ['user_mobile_encrypt', 16],
+    ['user_auths', 512],
+    ['user_auth_groups', 512],
+  ];
+  it.each(limits)('takes %s up to %i characters, counted as code points', async (field, max) => {
+    expect(await message({ ...minimal, [field]: 'x'.repeat(max) }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ ...minimal, [field]: 'x'.repeat(max + 1) }, RegisterUserDto)).toBe(`too long ${field}`);
+    expect(await message({ ...minimal, [field]: '😀'.repeat(max) }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ ...minimal, [field]: '❤️'.repeat(max) }, RegisterUserDto)).toBe(`too long ${field}`);
+  });
+
+  it('takes user_extends up to 512 characters', async () => {
+    const fill = (n: number) => `{"k":"${'x'.repeat(n - 8)}"}`;
+    expect(fill(512)).toHaveLength(512);
+    expect(await message({ ...minimal, user_extends: fill(512) }, RegisterUserDto)).toBeUndefined();
+    expect(await message({ ...minimal, user_extends: fill(513) }, RegisterUserDto)).toBe('too long user_extends');
+  });
+});
+
+describe('ModifyUserDto', () => {
+  it('accepts an empty modification and empty optional fields', async () => {
+    expect(await message({}, ModifyUserDto)).toBeUndefined();
+    expect(await message({ org_id: '', cert_type: '', user_extends: '', user_pwd: '' }, ModifyUserDto)).toBeUndefined();
+  });
+
+  it('drops is_domain_user, which cannot be modified', async () => {
+    expect(await pipe.transform({ is_domain_user: '1', user_name: 'B' }, as(ModifyUserDto))).toEqual({ user_name: 'B' });
+  });
+
+  it.each([
+    [{ user_name: '' }, 'missing user_name'],
+    [{ user_type: '' }, 'missing user_type'],
+    [{ user_type: 'Z' }, 'bad value of user_type'],
+    [{ user_extends: '1' }, 'invalid user_extends'],
+    [{ user_pwd: 'x'.repeat(65) }, 'too long user_pwd'],
+  ])('refuses %j: %s', async (body, expected) => {
+    expect(await message(body, ModifyUserDto)).toBe(expected);
+  });
+});
+
+describe('ListUsersQuery', () => {
+  it.each([
+    [{ page_number: '1', page_size: '1000' }, undefined],
+    [{ page_number: '99999999', page_size: '0001' }, undefined],
+    [{ page_number: '0' }, 'invalid page_number'],
+    [{ page_number: '-1' }, 'invalid page_number'],
+    [{ page_number: '1.5' }, 'invalid page_number'],
+    [{ page_number: ' 1' }, 'invalid page_number'],
+    [{ page_number: '123456789' }, 'too long page_number'],
+    [{ page_number: '' }, 'missing page_number'],
+    [{ page_size: '1001' }, 'invalid page_size'],
+    [{ page_size: '0' }, 'invalid page_size'],
+    [{ page_size: 'abc' }, 'invalid page_size'],
+    [{ page_size: '1'.padStart(65, '0') }, 'too long page_size'],
+    [{ user_login_ids: 'a,,b' }, 'invalid user_login_ids'],
+    [{ org_id: 'x'.repeat(17) }, 'too long org_id'],
+  ])('%j → %s', async (query, expected) => {
+    expect(await message(query, ListUsersQuery)).toBe(expected);
+  });
+});
+
+describe('path and login', () => {
+  it('limits user_login_id to 64 characters', async () => {
+    expect(await message({ user_login_id: 'x'.repeat(64) }, UserLoginIdParam)).toBeUndefined();
+    expect(await message({ user_login_id: 'x'.repeat(65) }, UserLoginIdParam)).toBe('too long user_login_id');
+  });
+
+  it.each([
+    [{}, 'missing user_pwd_encrypt'],
+    [{ user_pwd_encrypt: 'x'.repeat(257) }, 'too long user_pwd_encrypt'],
+    [{ user_pwd_encrypt: 'abc', is_domain_user: 'y' }, 'bad value of is_domain_user'],
+    [{ user_pwd_encrypt: 'x'.repeat(256), is_domain_user: '1' }, undefined],
+  ])('login %j → %s', async (body, expected) => {
+    expect(await message(body, LoginDto)).toBe(expected);
+  });
+});
