@@ -1,18 +1,24 @@
-import { Module } from '@nestjs/common';
-import { APP_REGISTRY, AppRegistry } from '@geoaccount/signing';
-import { AccountConfig } from './config/account.config';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { FormBodyMiddleware } from '@geoaccount/api';
+import type { AppRegistry } from '@geoaccount/signing';
+import { AuthGroupsModule } from './auth-groups/auth-groups.module';
+import { AuthsModule } from './auths/auths.module';
+import { CoreModule } from './common/core.module';
+import type { AccountConfig } from './config/account.config';
+import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health.controller';
 
 @Module({})
-export class AppModule {
-  static forRoot(config: AccountConfig, registry: AppRegistry) {
+export class AppModule implements NestModule {
+  static forRoot(config: AccountConfig, registry: AppRegistry): DynamicModule {
     return {
       module: AppModule,
+      imports: [CoreModule.forRoot(config, registry), DatabaseModule.forRoot(config), AuthsModule, AuthGroupsModule],
       controllers: [HealthController],
-      providers: [
-        { provide: AccountConfig, useValue: config },
-        { provide: APP_REGISTRY, useValue: registry },
-      ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(FormBodyMiddleware).forRoutes('*');
   }
 }

@@ -1,11 +1,18 @@
 import 'reflect-metadata';
 import { AppRegistry } from '@geoaccount/signing';
 import { createAccountApp } from './app';
-import { loadAccountConfig } from './config/account.config';
+import { type AccountConfig, loadAccountConfig } from './config/account.config';
+import { type EmbeddedDatabase, defaultDataDir, startEmbeddedPostgres } from './database/embedded-postgres';
+
+const EMBEDDED_DATABASE = 'geoaccount';
+
+function say(line: string): void {
+  process.stdout.write(`account: ${line}\n`);
+}
 
 async function main(): Promise<void> {
-  let config;
-  let registry;
+  let config: AccountConfig;
+  let registry: AppRegistry;
   try {
     config = loadAccountConfig();
     registry = AppRegistry.fromEnv();
@@ -13,9 +20,52 @@ async function main(): Promise<void> {
     process.stderr.write(`account: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const app = await createAccountApp(config, registry);
-  await app.listen(config.PORT, config.HOST);
-  process.stdout.write(`account listening on http://${config.HOST}:${config.PORT}\n`);
+
+  let embedded: EmbeddedDatabase | undefined;
+  if (!config.DATABASE_URL) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.EMBEDDED_PG_DATA_DIR ?? defaultDataDir(),
+      port: config.EMBEDDED_PG_PORT,
+      database: EMBEDDED_DATABASE,
+      log: say,
+    });
+    config.DATABASE_URL = embedded.url;
+  }
+
+  // Stop in order on SIGINT/SIGTERM: HTTP server and pool first (Nest's shutdown hooks,
+  // which this awaits), then the embedded database.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void (async () => {
+      try {
+        await app?.close();
+        await embedded?.stop();
+        process.exit(0);
+      } catch (err) {
+        process.stderr.write(`account: shutdown failed: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
+    })();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  let app: Awaited<ReturnType<typeof createAccountApp>> | undefined;
+  try {
+    app = await createAccountApp(config, registry);
+    await app.listen(config.PORT, config.HOST);
+  } catch (err) {
+    process.stderr.write(`account: cannot start: ${(err as Error).message}\n`);
+    await app?.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+  say(`listening on http://${config.HOST}:${config.PORT}${embedded ? ' (embedded PostgreSQL)' : ''}`);
 }
 
-void main();
+main().catch((err: unknown) => {
+  process.stderr.write(`account: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -15,10 +15,11 @@ interface Rendered {
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08006', '08001']);
 
 export function isUnavailableError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
+  // Not `instanceof Error`: errors of Node's own modules come from another realm under jest's VM.
+  if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  const msg = err.message;
+  const msg = String((err as { message?: unknown }).message ?? '');
   if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed/i.test(msg)) return true;
   const cause = (err as { cause?: unknown }).cause ?? (err as { driverError?: unknown }).driverError;
   return cause !== undefined && cause !== err && isUnavailableError(cause);

@@ -8,6 +8,7 @@ describe('account config', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config).toMatchObject({ ARGON2_MEMORY_KIB: 19456, ARGON2_TIME_COST: 2, ARGON2_PARALLELISM: 1 });
     expect(config).toMatchObject({ LOGIN_MAX_FAILURES: 5, LOGIN_FAILURE_WINDOW_SECONDS: 900, LOGIN_LOCK_SECONDS: 900 });
+    expect(config).toMatchObject({ DATABASE_AUTO_MIGRATE: true, DATABASE_POOL_SIZE: 10, EMBEDDED_PG_PORT: 5433, BODY_LIMIT: '64kb', TZ: 'UTC' });
   });
 
   it.each([
@@ -22,6 +23,11 @@ describe('account config', () => {
     ['LOGIN_MAX_FAILURES', '0'],
     ['LOGIN_FAILURE_WINDOW_SECONDS', '-5'],
     ['LOGIN_LOCK_SECONDS', '1.5'],
+    ['DATABASE_AUTO_MIGRATE', 'maybe'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['EMBEDDED_PG_PORT', '70000'],
+    ['BODY_LIMIT', 'lots'],
+    ['TZ', 'Mars/Olympus_Mons'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadAccountConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadAccountConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));
@@ -32,6 +38,11 @@ describe('account config', () => {
       PORT: 8080,
       DATABASE_URL: 'postgres://u:p@h:5432/db',
       SIGNATURE_MAX_SKEW_SECONDS: 0,
+    });
+    expect(loadAccountConfig({ DATABASE_AUTO_MIGRATE: 'false', TZ: 'Asia/Shanghai', BODY_LIMIT: '1mb' })).toMatchObject({
+      DATABASE_AUTO_MIGRATE: false,
+      TZ: 'Asia/Shanghai',
+      BODY_LIMIT: '1mb',
     });
   });
 });

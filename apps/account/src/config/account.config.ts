@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, Matches, Max, Min } from 'class-validator';
 import { loadConfig } from '@geoaccount/api';
 
 /** The account service's environment (CONTRACT §1), validated at start. */
@@ -13,6 +13,38 @@ export class AccountConfig {
   /** `postgres://user:pass@host:port/db`; unset: an embedded PostgreSQL under `.data/`. */
   @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'expected postgres://user:pass@host:port/db' })
   DATABASE_URL?: string = undefined;
+
+  /** Apply pending migrations at start (a Kubernetes Job can run `migrate` instead). */
+  @Transform(({ value }: { value: unknown }) => parseBoolean(value)) @IsBoolean({ message: 'expected true or false' })
+  DATABASE_AUTO_MIGRATE = true;
+
+  /** Largest number of pooled connections per instance. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  DATABASE_POOL_SIZE = 10;
+
+  /** How long to wait for a new connection before the request fails with 503. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600000)
+  DATABASE_CONNECT_TIMEOUT_MS = 5000;
+
+  /** Longest a single statement may run (0: no limit). */
+  @Type(() => Number) @IsInt() @Min(0) @Max(3600000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 15000;
+
+  /** Port of the embedded PostgreSQL started when `DATABASE_URL` is unset. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(65535)
+  EMBEDDED_PG_PORT = 5433;
+
+  /** Data directory of the embedded PostgreSQL; unset: `<repo>/.data/postgres`. */
+  @IsOptional() @IsString()
+  EMBEDDED_PG_DATA_DIR?: string = undefined;
+
+  /** Largest accepted request body, e.g. `64kb`. */
+  @Matches(/^\d+\s*(b|kb|mb)?$/i, { message: 'expected a size such as 64kb' })
+  BODY_LIMIT = '64kb';
+
+  /** Time zone of `create_time` / `update_time` in answers (IANA name). */
+  @IsTimeZone({ message: 'expected an IANA time zone such as UTC or Asia/Shanghai' })
+  TZ = 'UTC';
 
   @Type(() => Number) @IsInt() @Min(0) @Max(86400)
   SIGNATURE_MAX_SKEW_SECONDS = 300;
@@ -46,4 +78,12 @@ export class AccountConfig {
 
 export function loadAccountConfig(env: NodeJS.ProcessEnv = process.env): AccountConfig {
   return loadConfig(AccountConfig, env);
+}
+
+function parseBoolean(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === '1' || v === 'yes') return true;
+  if (v === 'false' || v === '0' || v === 'no') return false;
+  return value;
 }

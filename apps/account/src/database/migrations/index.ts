@@ -1,0 +1,7 @@
+import { AuthsAndGroups1767225600000 } from './1767225600000-auths-and-groups';
+
+/**
+ * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
+ * the same list works from the TypeScript sources and from `dist`. Append new ones at the end.
+ */
+export const MIGRATIONS = [AuthsAndGroups1767225600000];

@@ -1,0 +1,100 @@
+import type { INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { type AppCredential, AppRegistry } from '@geoaccount/signing';
+import { AccountClient } from '@geoaccount/client';
+import { createAccountApp } from '../../src/app';
+import { type AccountConfig, loadAccountConfig } from '../../src/config/account.config';
+import { createTestDatabase, dropTestDatabase, serverUrl } from './database';
+
+/** App A: AES-GCM logins. */
+export const APP_A: Required<AppCredential> = {
+  appToken: `app-a11ce${'0'.repeat(30)}1`, // 40 characters, the longest app_token
+  secret: 'secret-of-app-a-0123456789',
+  aesKey: 'aes-key-of-app-a',
+  aesMode: 'gcm',
+};
+
+/** App B: AES-ECB logins (Java's `Cipher.getInstance("AES")`). */
+export const APP_B: Required<AppCredential> = {
+  appToken: 'app-b0b',
+  secret: 'secret-of-app-b-9876543210',
+  aesKey: 'aes-key-of-app-b',
+  aesMode: 'ecb',
+};
+
+export interface AccountHarness {
+  app: INestApplication;
+  config: AccountConfig;
+  baseUrl: string;
+  /** Signed clients of app A and app B. */
+  a: AccountClient;
+  b: AccountClient;
+  /** A client of app A with a fresh random nonce on every request. */
+  aWithNonce: AccountClient;
+  /** A pool on the run's own database, for assertions on what was stored. */
+  db: Pool;
+  databaseName: string;
+  databaseUrl: string;
+  /** A signed client for another app of this run (e.g. with other credentials). */
+  client(app: AppCredential, options?: { nonce?: boolean }): AccountClient;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Environment overrides for `loadAccountConfig` (e.g. `LOGIN_MAX_FAILURES`). */
+  env?: NodeJS.ProcessEnv;
+  /** Apps registered besides A and B. */
+  apps?: AppCredential[];
+}
+
+/**
+ * Boots the real account service for one test file: a fresh database on the server of
+ * `DATABASE_URL` (migrated by the service's own start), `createAccountApp` listening on
+ * 127.0.0.1 port 0, apps A (gcm) and B (ecb). `close()` stops it and drops the database.
+ */
+export async function startAccountHarness(options: HarnessOptions = {}): Promise<AccountHarness> {
+  const database = await createTestDatabase();
+  let app: INestApplication | undefined;
+  let db: Pool | undefined;
+  try {
+    const config = loadAccountConfig({
+      DATABASE_URL: database.url,
+      DATABASE_POOL_SIZE: '20',
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    });
+    const registry = new AppRegistry([APP_A, APP_B, ...(options.apps ?? [])]);
+    app = await createAccountApp(config, registry);
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    db = new Pool({ connectionString: database.url, max: 4 });
+    const client = (cred: AppCredential, opts: { nonce?: boolean } = {}) =>
+      new AccountClient({ baseUrl, appToken: cred.appToken, secret: cred.secret, aesKey: cred.aesKey, aesMode: cred.aesMode, nonce: opts.nonce });
+    const pool = db;
+    const nest = app;
+    return {
+      app: nest,
+      config,
+      baseUrl,
+      a: client(APP_A),
+      b: client(APP_B),
+      aWithNonce: client(APP_A, { nonce: true }),
+      db: pool,
+      databaseName: database.name,
+      databaseUrl: database.url,
+      client,
+      async close() {
+        await nest.close();
+        await pool.end();
+        await dropTestDatabase(database.name, serverUrl());
+      },
+    };
+  } catch (err) {
+    await app?.close().catch(() => undefined);
+    await db?.end().catch(() => undefined);
+    await dropTestDatabase(database.name).catch(() => undefined);
+    throw err;
+  }
+}

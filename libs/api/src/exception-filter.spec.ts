@@ -1,0 +1,23 @@
+import { runInNewContext } from 'node:vm';
+import { isUnavailableError } from './exception-filter';
+
+describe('isUnavailableError', () => {
+  it('recognises driver errors of a server that is down, wrapped or not', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(isUnavailableError(refused)).toBe(true);
+    expect(isUnavailableError(Object.assign(new Error('query failed'), { driverError: { code: '57P01', message: 'terminating connection' } }))).toBe(true);
+    expect(isUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
+  });
+
+  it('recognises an error created in another realm', () => {
+    const foreign = runInNewContext(`Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })`) as unknown;
+    expect(foreign instanceof Error).toBe(false);
+    expect(isUnavailableError(foreign)).toBe(true);
+  });
+
+  it('does not take other failures for an outage', () => {
+    expect(isUnavailableError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isUnavailableError('ECONNREFUSED')).toBe(false);
+    expect(isUnavailableError(null)).toBe(false);
+  });
+});
