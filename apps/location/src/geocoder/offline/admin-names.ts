@@ -1,0 +1,124 @@
+/**
+ * Short forms of Chinese administrative division names: 北京市 → 北京, 广西壮族自治区 → 广西,
+ * 浦东新区 → 浦东, 延边朝鲜族自治州 → 延边, 鄂伦春自治旗 → 鄂伦春, 大兴安岭地区 → 大兴安岭.
+ */
+
+/** Generic suffixes, longest first: one is removed from the end of a name. */
+const SUFFIXES = [
+  '特别行政区',
+  '行政委员会',
+  '自治区',
+  '自治州',
+  '自治县',
+  '自治旗',
+  '地区',
+  '新区',
+  '林区',
+  '特区',
+  '矿区',
+  '省',
+  '市',
+  '区',
+  '县',
+  '旗',
+  '盟',
+] as const;
+
+/** The 55 ethnic minorities' names as they appear in autonomous division names. */
+const ETHNIC = [
+  '蒙古',
+  '回',
+  '藏',
+  '维吾尔',
+  '苗',
+  '彝',
+  '壮',
+  '布依',
+  '朝鲜',
+  '满',
+  '侗',
+  '瑶',
+  '白',
+  '土家',
+  '哈尼',
+  '哈萨克',
+  '傣',
+  '黎',
+  '傈僳',
+  '佤',
+  '畲',
+  '高山',
+  '拉祜',
+  '水',
+  '东乡',
+  '纳西',
+  '景颇',
+  '柯尔克孜',
+  '土',
+  '达斡尔',
+  '仫佬',
+  '羌',
+  '布朗',
+  '撒拉',
+  '毛南',
+  '仡佬',
+  '锡伯',
+  '阿昌',
+  '普米',
+  '塔吉克',
+  '怒',
+  '乌孜别克',
+  '俄罗斯',
+  '鄂温克',
+  '德昂',
+  '保安',
+  '裕固',
+  '京',
+  '塔塔尔',
+  '独龙',
+  '鄂伦春',
+  '赫哲',
+  '门巴',
+  '珞巴',
+  '基诺',
+];
+
+/** One or more ethnic names (each with an optional 族) at the end of a name. */
+const ETHNIC_TAIL = new RegExp(`(?:(?:${[...ETHNIC].sort((a, b) => b.length - a.length).join('|')})族?)+$`);
+
+/** Minimum length of a short form: one character names are too ambiguous to match. */
+const MIN_SHORT = 2;
+
+/**
+ * The forms a division can be called by, the full name first. A short form is kept only when
+ * it has at least two characters (城区, 郊区 and 沙县 keep their full names).
+ */
+export function nameForms(fullName: string): string[] {
+  const forms = [fullName];
+  const add = (s: string) => {
+    if (s.length >= MIN_SHORT && !forms.includes(s)) forms.push(s);
+  };
+  for (const suffix of SUFFIXES) {
+    if (fullName.endsWith(suffix) && fullName.length > suffix.length) {
+      const stem = fullName.slice(0, -suffix.length);
+      if (stem.length < MIN_SHORT) break;
+      // 广西壮族 → 广西, 延边朝鲜族 → 延边; 内蒙古 keeps its 蒙古 (the rest would be one character).
+      const bare = stem.replace(ETHNIC_TAIL, '');
+      add(bare.length >= MIN_SHORT ? bare : stem);
+      if (bare !== stem && bare.length >= MIN_SHORT) add(stem);
+      break;
+    }
+  }
+  return forms;
+}
+
+/** The shortest form of a name (its stem), for comparing old and new names of one place. */
+export function nameStem(fullName: string): string {
+  const forms = nameForms(fullName);
+  return forms.reduce((a, b) => (b.length < a.length ? b : a));
+}
+
+/** Text as it is matched: no spaces, full-width ASCII folded to half-width. */
+export function normalizeText(text: string): string {
+  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/[\s\u3000]+/g, '');
+}

@@ -1,0 +1,166 @@
+/**
+ * The compact geodata asset (`src/data/china-geodata.bin.gz`), gzip of:
+ *
+ *   "GEOD" | u32 LE header length | header (UTF-8 JSON, `GeodataHeader`) | polygon stream
+ *
+ * Polygon stream, unsigned LEB128 varints: per polygon its division index and ring count
+ * (first ring outer, the rest holes), per ring its point count, then per point the zig-zag
+ * delta of x and y against the previous point of the stream, in units of 1/scale degree.
+ * Coordinates are GCJ-02, as in the source polygons.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+export const GEODATA_MAGIC = 'GEOD';
+export const GEODATA_FORMAT = 1;
+
+/** `[code, name, seatLongitude, seatLatitude]`; seats are in degrees (GCJ-02). */
+export type DivisionRow = [code: string, name: string, lon: number, lat: number];
+
+export interface GeodataHeader {
+  format: number;
+  /** Integer units per degree of the polygon coordinates. */
+  scale: number;
+  /** Vintage of the division codes, e.g. "2023". */
+  codeVintage: string;
+  /** Douglas–Peucker tolerance applied, in degrees. */
+  simplifyTolerance: number;
+  builtFrom: string[];
+  provinces: DivisionRow[];
+  prefectures: DivisionRow[];
+  /**
+   * County-level divisions the polygons point to. Hong Kong, Macao and Taiwan districts carry
+   * their region's code (810000 / 820000 / 710000): they have no county codes of their own.
+   */
+  counties: DivisionRow[];
+  polygonCount: number;
+  pointCount: number;
+}
+
+/** A polygon in integer units: rings as flat [x0, y0, x1, y1, ...] arrays. */
+export interface EncodedPolygon {
+  division: number;
+  rings: Int32Array[];
+}
+
+export interface Geodata {
+  header: GeodataHeader;
+  /** All coordinates, flat x,y pairs in 1/scale degree. */
+  coords: Int32Array;
+  /** Start (in points) of every ring in `coords`, plus one final end entry. */
+  ringStart: Uint32Array;
+  /** Per polygon: its first ring index; `polyRing[i + 1]` ends it (one extra entry). */
+  polyRing: Uint32Array;
+  /** Per polygon: index into `header.counties`. */
+  polyDivision: Uint32Array;
+}
+
+class ByteWriter {
+  private buf = new Uint8Array(1 << 20);
+  length = 0;
+
+  private ensure(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
+  varint(value: number): void {
+    if (!Number.isInteger(value) || value < 0) throw new Error(`varint out of range: ${value}`);
+    this.ensure(10);
+    let v = value;
+    while (v >= 0x80) {
+      this.buf[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.length++] = v;
+  }
+
+  svarint(value: number): void {
+    this.varint(value >= 0 ? value * 2 : -value * 2 - 1);
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+export function encodeGeodata(header: Omit<GeodataHeader, 'format' | 'polygonCount' | 'pointCount'>, polygons: EncodedPolygon[]): Buffer {
+  const body = new ByteWriter();
+  let prevX = 0;
+  let prevY = 0;
+  let pointCount = 0;
+  for (const polygon of polygons) {
+    body.varint(polygon.division);
+    body.varint(polygon.rings.length);
+    for (const ring of polygon.rings) {
+      const n = ring.length / 2;
+      body.varint(n);
+      for (let i = 0; i < ring.length; i += 2) {
+        body.svarint(ring[i] - prevX);
+        body.svarint(ring[i + 1] - prevY);
+        prevX = ring[i];
+        prevY = ring[i + 1];
+      }
+      pointCount += n;
+    }
+  }
+  const full: GeodataHeader = { format: GEODATA_FORMAT, ...header, polygonCount: polygons.length, pointCount };
+  const json = Buffer.from(JSON.stringify(full), 'utf8');
+  const head = Buffer.alloc(8);
+  head.write(GEODATA_MAGIC, 0, 'latin1');
+  head.writeUInt32LE(json.length, 4);
+  return gzipSync(Buffer.concat([head, json, body.bytes()]), { level: 9 });
+}
+
+export function decodeGeodata(gz: Buffer): Geodata {
+  const raw = gunzipSync(gz);
+  if (raw.toString('latin1', 0, 4) !== GEODATA_MAGIC) throw new Error('not a geodata asset (bad magic)');
+  const jsonLength = raw.readUInt32LE(4);
+  const header = JSON.parse(raw.toString('utf8', 8, 8 + jsonLength)) as GeodataHeader;
+  if (header.format !== GEODATA_FORMAT) throw new Error(`unsupported geodata format ${header.format}`);
+
+  const coords = new Int32Array(header.pointCount * 2);
+  const polyRing = new Uint32Array(header.polygonCount + 1);
+  const polyDivision = new Uint32Array(header.polygonCount);
+  const ringStarts: number[] = [];
+  let pos = 8 + jsonLength;
+  const readVarint = (): number => {
+    let result = 0;
+    let mul = 1;
+    for (;;) {
+      const b = raw[pos++];
+      if (b === undefined) throw new Error('truncated geodata asset');
+      result += (b & 0x7f) * mul;
+      if (b < 0x80) return result;
+      mul *= 0x80;
+    }
+  };
+  let x = 0;
+  let y = 0;
+  let point = 0;
+  for (let p = 0; p < header.polygonCount; p++) {
+    polyDivision[p] = readVarint();
+    polyRing[p] = ringStarts.length;
+    const rings = readVarint();
+    for (let r = 0; r < rings; r++) {
+      ringStarts.push(point);
+      const n = readVarint();
+      for (let i = 0; i < n; i++) {
+        const dx = readVarint();
+        const dy = readVarint();
+        x += dx & 1 ? -(dx + 1) / 2 : dx / 2;
+        y += dy & 1 ? -(dy + 1) / 2 : dy / 2;
+        coords[point * 2] = x;
+        coords[point * 2 + 1] = y;
+        point++;
+      }
+    }
+  }
+  if (point !== header.pointCount || pos !== raw.length) throw new Error('geodata asset is inconsistent with its header');
+  polyRing[header.polygonCount] = ringStarts.length;
+  ringStarts.push(point);
+  return { header, coords, ringStart: Uint32Array.from(ringStarts), polyRing, polyDivision };
+}

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Geocoder } from '../geocoder.port';
+import { CountyIndex } from './county-index';
+import { DivisionTable } from './divisions';
+import { decodeGeodata } from './geodata-format';
+import { OfflineGeocoder } from './offline.geocoder';
+import { decodeWorldCities } from './world-cities-format';
+import { NearestCities } from './world-places';
+
+export { OfflineGeocoder } from './offline.geocoder';
+
+export const CHINA_GEODATA_FILE = 'china-geodata.bin.gz';
+export const WORLD_CITIES_FILE = 'world-cities.bin.gz';
+
+export interface OfflineGeocoderOptions {
+  /** Folder holding the assets; default: the app's `src/data` (found from `src` and `dist`). */
+  dataDir?: string;
+  /** Name the nearest GeoNames place abroad (default true); false: the country only. */
+  worldCities?: boolean;
+  /** Furthest place named for a point abroad, in km (default 100). */
+  nearestCityMaxKm?: number;
+  /** A point in China outside every polygon takes the county this near, in degrees (default 0.03, ~3 km). */
+  coastToleranceDegrees?: number;
+}
+
+/** The default folder of the assets: `src/data`, from the sources or from the compiled `dist`. */
+export function defaultDataDir(): string {
+  const candidates = [path.resolve(__dirname, '..', '..', 'data'), path.resolve(__dirname, '..', '..', '..', 'src', 'data')];
+  return candidates.find((dir) => existsSync(path.join(dir, CHINA_GEODATA_FILE))) ?? candidates[0];
+}
+
+/** Loads the built assets (a few hundred milliseconds) and returns the `offline` geocoder. */
+export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}): Promise<Geocoder & OfflineGeocoder> {
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const withCities = options.worldCities ?? true;
+  const [china, world] = await Promise.all([
+    readFile(path.join(dataDir, CHINA_GEODATA_FILE)),
+    withCities ? readFile(path.join(dataDir, WORLD_CITIES_FILE)) : Promise.resolve(undefined),
+  ]);
+  const geodata = decodeGeodata(china);
+  return new OfflineGeocoder({
+    counties: new CountyIndex(geodata),
+    divisions: new DivisionTable(geodata.header),
+    cities: world ? new NearestCities(decodeWorldCities(world)) : undefined,
+    nearestCityMaxKm: options.nearestCityMaxKm ?? 100,
+    coastToleranceDegrees: options.coastToleranceDegrees ?? 0.03,
+  });
+}

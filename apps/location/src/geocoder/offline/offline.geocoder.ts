@@ -1,0 +1,83 @@
+/**
+ * The offline geocoder: no network. Reverse geocoding by polygon containment over the county
+ * polygons (GCJ-02), the country and nearest GeoNames place elsewhere; forward geocoding by
+ * administrative names to the seat of the deepest division named.
+ */
+import { gcj02ToWgs84 } from '../../geo/coord-transform';
+import { Datum, Geocoder, Place } from '../geocoder.port';
+import { CountyIndex } from './county-index';
+import { CHINA, Division, DivisionTable, isRegion } from './divisions';
+import { NameMatcher } from './name-matcher';
+import { NearestCities, countryAt } from './world-places';
+
+export interface OfflineGeocoderParts {
+  counties: CountyIndex;
+  divisions: DivisionTable;
+  /** Absent when the world-cities asset is not loaded: abroad, the country only. */
+  cities?: NearestCities;
+  /** Furthest GeoNames place named for a point abroad, in km. */
+  nearestCityMaxKm: number;
+  /** A point in China outside every polygon takes the county this near (degrees). */
+  coastToleranceDegrees: number;
+}
+
+/** ISO codes answered as China; HK / MO / TW keep their region names. */
+const CHINA_ISO: Record<string, string | undefined> = { CN: undefined, HK: '810000', MO: '820000', TW: '710000' };
+
+export class OfflineGeocoder implements Geocoder {
+  readonly name = 'offline';
+  readonly datum: Datum = 'gcj02';
+  private readonly matcher: NameMatcher;
+
+  constructor(private readonly parts: OfflineGeocoderParts) {
+    const { divisions } = parts;
+    this.matcher = new NameMatcher([...divisions.provinces, ...divisions.prefectures, ...divisions.counties]);
+  }
+
+  reverse(longitude: number, latitude: number): Promise<Place | null> {
+    return Promise.resolve(this.reverseSync(longitude, latitude));
+  }
+
+  forward(city: string, address: string): Promise<Place | null> {
+    return Promise.resolve(this.forwardSync(city, address));
+  }
+
+  reverseSync(longitude: number, latitude: number): Place | null {
+    if (!Number.isFinite(longitude) || !Number.isFinite(latitude)) return null;
+    const { counties, divisions } = this.parts;
+    const hit = counties.lookup(longitude, latitude);
+    if (hit >= 0) return this.place(longitude, latitude, divisions.counties[hit]);
+
+    // Country borders are WGS-84; the shift applies to points in China only.
+    const [wLon, wLat] = gcj02ToWgs84(longitude, latitude);
+    const country = countryAt(wLon, wLat);
+    const inChina = country !== null && country.iso in CHINA_ISO;
+    if (country === null || inChina) {
+      // Coasts and borders: the slivers between simplified polygons, the beach beyond them.
+      const near = counties.nearest(longitude, latitude, this.parts.coastToleranceDegrees);
+      if (near >= 0) return this.place(longitude, latitude, divisions.counties[near]);
+    }
+    if (country === null) return null;
+    if (inChina) {
+      const region = CHINA_ISO[country.iso];
+      const division = region ? divisions.get(region) : undefined;
+      if (division) return this.place(longitude, latitude, division);
+      return { longitude, latitude, country: CHINA, address: CHINA };
+    }
+    const city = this.parts.cities?.nearest(wLon, wLat, this.parts.nearestCityMaxKm, country.iso);
+    return { longitude, latitude, country: country.name, address: city ? `${country.name} ${city.name}` : country.name };
+  }
+
+  forwardSync(city: string, address: string): Place | null {
+    const division = this.matcher.match(city, address);
+    if (!division) return null;
+    const place = this.place(division.lon, division.lat, division);
+    // The deepest division matched: a county, or a prefecture / province named alone.
+    if (!place.standardCode && !(isRegion(division.code) && division.level === 'county')) place.standardCode = division.code;
+    return place;
+  }
+
+  private place(longitude: number, latitude: number, division: Division): Place {
+    return { longitude, latitude, ...this.parts.divisions.describe(division) };
+  }
+}
