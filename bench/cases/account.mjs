@@ -1,0 +1,241 @@
+// Account cases: GET /users/{id}, login, GET /auths of 10,000 auths, GET /users page 500 at
+// 1,000,000 users; data seeded by SQL (generate_series), never through the API.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { appRequire, benchDir, root } from '../lib/common.mjs';
+
+const require = createRequire(import.meta.url);
+const { signAccount, rfc3986 } = require(join(root, 'libs/signing/dist/account-signature.js'));
+const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
+const { deriveAesKey, encryptPassword } = require(join(root, 'libs/signing/dist/login-crypto.js'));
+
+const PREFIX = '/account/v1.0.1';
+const LOGIN_ID = 'bench-login';
+const LOGIN_PASSWORD = 'Bench-P@ssw0rd!';
+/** The service's argon2id defaults (ARGON2_* in apps/account/src/config/account.config.ts). */
+const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+const POOL_SIZE = 10;
+const OK = '"response_code":"90000"';
+
+export function accountEnv(ctx) {
+  return {
+    DATABASE_URL: ctx.db.url,
+    DATABASE_AUTO_MIGRATE: 'true',
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    // Requests are signed once, with the timestamp of the run's start.
+    SIGNATURE_MAX_SKEW_SECONDS: '86400',
+    ARGON2_MEMORY_KIB: String(ARGON2.memoryCost),
+    ARGON2_TIME_COST: String(ARGON2.timeCost),
+    ARGON2_PARALLELISM: String(ARGON2.parallelism),
+  };
+}
+
+export const loginId = (n) => `u${String(n).padStart(7, '0')}`;
+
+/** Signs one account request (CONTRACT §2); returns the query string (GET) or form body. */
+export function signedQuery(app, method, params, pathIds = {}, timestamp = Math.floor(Date.now() / 1000)) {
+  const sent = { ...params, timestamp: String(timestamp) };
+  const signature = signAccount(hmacKey(app.secret), method, app.appToken, { ...sent, ...pathIds });
+  return Object.entries({ ...sent, app_token: app.appToken, signature })
+    .map(([k, v]) => `${rfc3986(k)}=${rfc3986(v)}`)
+    .join('&');
+}
+
+/**
+ * Seeds the run's database after the service has migrated it: 10,000 auths and 1,000,000
+ * users of the bench app (BENCH_AUTHS / BENCH_USERS), plus one user with an argon2id hash
+ * of the service's parameters for the login case.
+ */
+export async function seedAccount(ctx) {
+  ctx.seedErrors = {};
+  for (const [part, seed] of [
+    ['auths', seedAuths],
+    ['users', seedUsers],
+  ]) {
+    try {
+      await seed(ctx);
+    } catch (err) {
+      ctx.seedErrors[part] = err.message;
+      ctx.say(`  seeding ${part} failed: ${err.message}`);
+    }
+  }
+}
+
+async function seedAuths(ctx) {
+  const { db, app, s, say } = ctx;
+  const t0 = performance.now();
+  await db.query(
+    `INSERT INTO auths (app_token, auth_id, auth_name, auth_desc, auth_state, auth_type, auth_level, parent_auth_id, sub_auth_flag)
+     SELECT $1, 'A' || lpad(g::text, 6, '0'), 'Auth ' || g, 'seeded by the bench', (g % 2)::text, 'menu', (g % 10)::text,
+            CASE WHEN g > 100 THEN 'A' || lpad((g % 100 + 1)::text, 6, '0') END, CASE WHEN g <= 100 THEN '1' ELSE '0' END
+       FROM generate_series(1, $2::int) AS g`,
+    [app.appToken, s.auths],
+  );
+  await db.query('VACUUM ANALYZE auths');
+  say(`  seeded ${s.auths.toLocaleString('en-US')} auths (${Math.round(performance.now() - t0)} ms)`);
+}
+
+async function seedUsers(ctx) {
+  const { db, app, s, say } = ctx;
+  const t1 = performance.now();
+  await db.query(
+    `INSERT INTO users (app_token, user_login_id, user_id, org_id, user_name, user_short_name, user_type, is_domain_user,
+                        cert_type, cert_id, user_mobile, user_auths, user_extends)
+     SELECT $1, 'u' || lpad(g::text, 7, '0'), lpad(to_hex(g), 16, '0'), 'ORG' || (g % 100), 'User ' || g, 'U' || g,
+            CASE WHEN g % 3 = 0 THEN 'B' ELSE 'C' END, '0', '00', '1101011990' || lpad(g::text, 8, '0'),
+            '138' || lpad(g::text, 8, '0'), 'A000001,A000002', '{"tier":' || (g % 5) || '}'
+       FROM generate_series(1, $2::int) AS g`,
+    [app.appToken, s.users],
+  );
+  const { hash } = appRequire('account')('@node-rs/argon2');
+  const pwdHash = await hash(LOGIN_PASSWORD, ARGON2);
+  await db.query(
+    `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, is_domain_user, user_pwd_hash)
+     VALUES ($1, $2, 'ffffffffffffffff', 'Bench Login', 'C', '0', $3)`,
+    [app.appToken, LOGIN_ID, pwdHash],
+  );
+  ctx.loginHash = pwdHash;
+  await syncUserCounts(db, app.appToken);
+  await db.query('VACUUM ANALYZE users');
+  say(`  seeded ${s.users.toLocaleString('en-US')} users (${Math.round(performance.now() - t1)} ms, incl. VACUUM ANALYZE)`);
+}
+
+/** Where the service keeps a per-app user counter, makes it agree with the seeded rows. */
+async function syncUserCounts(db, appToken) {
+  const { rows } = await db.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'user_counts'`);
+  if (rows.length === 0) return;
+  const cols = rows.map((r) => r.column_name);
+  if (!cols.includes('app_token') || !cols.includes('total')) throw new Error(`user_counts has unexpected columns ${cols.join(', ')}`);
+  await db.query(
+    `INSERT INTO user_counts (app_token, total) SELECT $1, count(*) FROM users WHERE app_token = $1
+     ON CONFLICT (app_token) DO UPDATE SET total = EXCLUDED.total`,
+    [appToken],
+  );
+}
+
+function pgBaseline(ctx, statements, answer, extra = {}) {
+  return {
+    script: join(benchDir, 'baselines/pg-query.mjs'),
+    env: { BENCH_PG: JSON.stringify({ url: ctx.db.url, pool: POOL_SIZE, statements, answer, ...extra }) },
+  };
+}
+
+export function accountCases(ctx) {
+  const { app, s } = ctx;
+  const ts = Math.floor(Date.now() / 1000);
+  const seeded = (c) => ({
+    ...c,
+    prepare: async () => {
+      const problem = ctx.seedErrors?.[c.needs];
+      if (problem) throw new Error(`seeding ${c.needs} failed: ${problem}`);
+      return c.prepare();
+    },
+  });
+
+  return [
+    {
+      id: 'users-get',
+      needs: 'users',
+      title: 'GET /users/{id}',
+      service: 'account',
+      target: { ratio: 0.5 },
+      floorGoal: true,
+      prepare: async () => {
+        // 1,000 users spread over the whole table, one at random per request.
+        const ids = Array.from({ length: 1000 }, (_, i) => loginId(1 + Math.floor((i * s.users) / 1000)));
+        const paths = ids.map((id) => `${PREFIX}/users/${id}?${signedQuery(app, 'GET', {}, { user_login_id: id }, ts)}`);
+        return {
+          service: {
+            generator: { kind: 'random-path', paths },
+            expectBody: [OK, '"user_login_id":"u'],
+            check: (b) => (b.user_login_id === ids[0] || ids.includes(b.user_login_id) ? undefined : 'wrong user'),
+          },
+          baseline: {
+            ...pgBaseline(ctx, [{ sql: 'SELECT * FROM users WHERE app_token = $1 AND user_login_id = $2', params: [app.appToken, { path: 3 }] }], 'first'),
+            spec: { generator: { kind: 'random-path', paths }, expectBody: ['"user_login_id":"u'] },
+          },
+          notes: `1,000 ids at random of ${s.users.toLocaleString('en-US')} users`,
+        };
+      },
+    },
+    {
+      id: 'login',
+      needs: 'users',
+      title: 'login (argon2id 19 MiB, t=2)',
+      service: 'account',
+      target: { ratio: 0.9 },
+      prepare: async () => {
+        const encrypted = encryptPassword(LOGIN_PASSWORD, deriveAesKey(app.aesKey), app.aesMode);
+        const body = signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: LOGIN_ID }, ts);
+        return {
+          service: {
+            method: 'POST',
+            path: `${PREFIX}/users/login/${LOGIN_ID}`,
+            body,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            expectBody: [OK, `"user_login_id":"${LOGIN_ID}"`],
+            timeoutSeconds: 60,
+          },
+          baseline: {
+            script: join(benchDir, 'baselines/argon2-verify.mjs'),
+            env: { BENCH_ARGON2: JSON.stringify({ hash: ctx.loginHash, password: LOGIN_PASSWORD }) },
+            spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 60 },
+          },
+          notes: `one user, same password each time (a success path); UV_THREADPOOL_SIZE default on both sides`,
+        };
+      },
+    },
+    {
+      id: 'auths-list',
+      needs: 'auths',
+      title: `GET /auths (${s.auths.toLocaleString('en-US')} auths)`,
+      service: 'account',
+      target: { timeFactor: 2 },
+      prepare: async () => {
+        const path = `${PREFIX}/auths?${signedQuery(app, 'GET', {}, {}, ts)}`;
+        const count = `"count":"${s.auths}"`;
+        return {
+          service: { path, expectBody: [OK, count], timeoutSeconds: 60, check: (b) => (b.list?.length === s.auths ? undefined : `list of ${b.list?.length}`) },
+          baseline: {
+            ...pgBaseline(ctx, [{ sql: 'SELECT * FROM auths WHERE app_token = $1 ORDER BY auth_seq_id ASC', params: [app.appToken] }], 'rows'),
+            spec: { path: '/auths', expectBody: [count], timeoutSeconds: 60 },
+          },
+          notes: 'baseline: the same SELECT by the pg driver, rows as JSON',
+        };
+      },
+    },
+    {
+      id: 'users-page',
+      needs: 'users',
+      title: `GET /users page 500 x 20 (${s.users.toLocaleString('en-US')} users)`,
+      service: 'account',
+      target: { p99Ms: 50 },
+      prepare: async () => {
+        const query = { page_number: '500', page_size: '20' };
+        const path = `${PREFIX}/users?${signedQuery(app, 'GET', query, {}, ts)}`;
+        const first = loginId(9981);
+        return {
+          service: {
+            path,
+            expectBody: [OK, `"user_login_id":"${first}"`],
+            check: (b) => (b.user_list?.length === 20 && b.list?.length === 20 && Number(b.count) === s.users + 1 ? undefined : `count ${b.count}, ${b.list?.length} items`),
+          },
+          baseline: {
+            ...pgBaseline(
+              ctx,
+              [
+                {
+                  sql: 'SELECT * FROM users WHERE app_token = $1 ORDER BY user_seq_id ASC LIMIT 20 OFFSET 9980',
+                  params: [app.appToken],
+                },
+              ],
+              'rows',
+            ),
+            spec: { path: '/users', expectBody: [`"user_login_id":"${first}"`] },
+          },
+          notes: 'baseline: one indexed SELECT (LIMIT 20 OFFSET 9980) by the pg driver',
+        };
+      },
+    },
+  ].map(seeded);
+}

@@ -1,0 +1,76 @@
+// Shared helpers of the benchmark harness: paths, settings from the environment, module
+// resolution from the apps' dependency trees, free ports.
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const benchDir = join(root, 'bench');
+export const resultsDir = join(benchDir, 'results');
+
+/** The Node binary running the harness (Node 24 from node_modules/.bin when run through pnpm). */
+export const nodeBin = process.execPath;
+
+function int(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a non-negative number, got "${raw}"`);
+  return n;
+}
+
+/** Settings of one run, from the environment (see docs/performance.md). */
+export function settings() {
+  const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+  return {
+    quick,
+    connections: int('BENCH_CONNECTIONS', 50),
+    duration: int('BENCH_DURATION', quick ? 3 : 10),
+    warmup: int('BENCH_WARMUP', quick ? 1 : 3),
+    rounds: Math.max(1, int('BENCH_ROUNDS', 1)),
+    workers: int('BENCH_WORKERS', 0),
+    users: int('BENCH_USERS', 1_000_000),
+    auths: int('BENCH_AUTHS', 10_000),
+    coldStarts: int('BENCH_COLD_STARTS', quick ? 1 : 3),
+    cases: (process.env.BENCH_CASES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    profile: process.env.BENCH_PROFILE === '1',
+    skipBuild: process.env.BENCH_SKIP_BUILD === '1',
+    databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379/0',
+  };
+}
+
+/** `require` resolving from an app's (or lib's) own dependencies, e.g. `appRequire('account')('pg')`. */
+export function appRequire(project) {
+  const dir = project.startsWith('libs/') ? project : `apps/${project}`;
+  return createRequire(join(root, dir, 'package.json'));
+}
+
+/** Imports a package as the given app sees it (works for ESM-only packages such as NestJS 12). */
+export async function appImport(project, specifier) {
+  return import(pathToFileURL(appRequire(project).resolve(specifier)).href);
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A database URL with another database name. */
+export function withDatabase(url, database) {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

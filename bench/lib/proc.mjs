@@ -1,0 +1,115 @@
+// Child processes of a run: services and baseline servers, started on free ports, with
+// their time to ready, their RSS, optional CPU profiles, and a clean stop.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { benchDir, freePort, nodeBin, resultsDir, root, sleep } from './common.mjs';
+
+const PROFILE_PRELOAD = join(benchDir, 'lib', 'cpu-profile.cjs');
+
+/** One GET; resolves with the status code (or 0 when the connection fails). */
+export function probe(port, path) {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+/**
+ * A running child: `port`, `pid`, `readyMs` (spawn to first 200 on `readyPath`), the last
+ * lines of its output (for error messages), and `stop()`.
+ */
+class Child {
+  constructor(name, proc, port) {
+    this.name = name;
+    this.proc = proc;
+    this.port = port;
+    this.pid = proc.pid;
+    this.tail = [];
+    this.exited = false;
+    this.profileWaiters = [];
+    this.exit = new Promise((resolve) => proc.once('exit', (code, signal) => ((this.exited = true), resolve(signal ?? code))));
+    for (const stream of [proc.stdout, proc.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        this.tail.push(line);
+        if (this.tail.length > 40) this.tail.shift();
+        const m = /^cpu-profile-written (.*)$/.exec(line);
+        if (m) this.profileWaiters.shift()?.(m[1]);
+        if (process.env.BENCH_VERBOSE === '1') process.stderr.write(`[${name}] ${line}\n`);
+      });
+    }
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Resident set size in MB, from /proc/<pid>/status (VmRSS). */
+  rssMb() {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return m ? Number(m[1]) / 1024 : NaN;
+  }
+
+  /** Starts (first call) or stops and writes (second call) the CPU profile; resolves with the file. */
+  toggleProfile() {
+    const written = new Promise((resolve) => this.profileWaiters.push(resolve));
+    this.proc.kill('SIGUSR2');
+    return written;
+  }
+
+  describe() {
+    return `${this.name} (pid ${this.pid}) output:\n  ${this.tail.join('\n  ')}`;
+  }
+
+  async stop() {
+    if (this.exited) return;
+    this.proc.kill('SIGTERM');
+    const killed = await Promise.race([this.exit.then(() => true), sleep(10_000).then(() => false)]);
+    if (!killed) {
+      this.proc.kill('SIGKILL');
+      await this.exit;
+    }
+  }
+}
+
+/**
+ * Spawns `node <script>` with `env` on a free port (given as PORT) and waits until
+ * `readyPath` answers 200; `readyMs` is the time from spawn to that first 200.
+ */
+export async function startProcess(name, script, { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [] } = {}) {
+  const port = await freePort();
+  const nodeArgs = [];
+  if (profile) nodeArgs.push('--require', PROFILE_PRELOAD);
+  const childEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...(profile ? { BENCH_CPU_PROFILE_DIR: join(resultsDir, 'profiles') } : {}),
+  };
+  delete childEnv.NODE_OPTIONS;
+  const started = performance.now();
+  const proc = spawn(nodeBin, [...nodeArgs, script, ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = new Child(name, proc, port);
+  const deadline = started + timeoutMs;
+  for (;;) {
+    if (child.exited) throw new Error(`${name} exited before it was ready\n${child.describe()}`);
+    if ((await probe(port, readyPath)) === 200) break;
+    if (performance.now() > deadline) {
+      await child.stop();
+      throw new Error(`${name} not ready within ${timeoutMs} ms\n${child.describe()}`);
+    }
+    await sleep(5);
+  }
+  child.readyMs = performance.now() - started;
+  return child;
+}

@@ -1,0 +1,46 @@
+// The one table a run prints, and the JSON written next to it.
+import { cpus, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
+
+export function machine() {
+  const list = cpus();
+  let kernel = '';
+  try {
+    kernel = readFileSync('/proc/version', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    // not Linux
+  }
+  return {
+    cpu: list[0]?.model?.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    kernel,
+  };
+}
+
+const fmt = {
+  rps: (v) => (v === undefined || v === null ? '-' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1)),
+  ms: (v) => (v === undefined || v === null ? '-' : v >= 100 ? String(Math.round(v)) : v >= 10 ? v.toFixed(1) : v.toFixed(2)),
+  ratio: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : v.toFixed(2)),
+};
+
+/** One row per case: the printed cells and the verdict. */
+export function tableLines(rows) {
+  const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'ratio', 'x Nest floor', 'target', 'met?', 'notes'];
+  const cells = rows.map((r) => [
+    r.title,
+    r.value !== undefined ? r.value : fmt.rps(r.rps),
+    fmt.ms(r.p50),
+    fmt.ms(r.p99),
+    fmt.rps(r.baselineRps),
+    fmt.ratio(r.ratio),
+    fmt.ratio(r.floorRatio),
+    r.targetText ?? '-',
+    r.met === undefined ? '-' : r.met ? 'yes' : 'NO',
+    r.notes ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
+  const line = (c) => c.map((v, i) => (i === 0 || i === c.length - 1 || i === 7 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join(' | ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)];
+}

@@ -1,0 +1,64 @@
+// Request hooks of the load generator, read from the spec in BENCH_LOAD_SPEC. A file (not
+// closures) so that autocannon's worker threads can load them too.
+'use strict';
+const { join } = require('node:path');
+const { threadId } = require('node:worker_threads');
+
+const root = join(__dirname, '..', '..');
+const spec = JSON.parse(process.env.BENCH_LOAD_SPEC || '{}');
+
+/** True when the body holds every expected fragment. */
+function verifyBody(body) {
+  const want = spec.expectBody || [];
+  for (let i = 0; i < want.length; i++) if (!body.includes(want[i])) return false;
+  return true;
+}
+
+/** A random path of a fixed list for every request (e.g. many users' ids). */
+function randomPath(g) {
+  const paths = g.paths;
+  return () => paths[(Math.random() * paths.length) | 0];
+}
+
+/**
+ * lbsQuery with coordinates never asked before in this run: a base point of the list, moved
+ * on a grid of the service's coordinate precision (`quantum` degrees), a new grid cell for
+ * every round over the list, so each request is a cache miss that still lands near a known
+ * place.
+ */
+function lbsUnique(g, phase) {
+  const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+  const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
+  const key = hmacKey(g.secret);
+  const names = lbsSignedNames(['longitude', 'latitude']);
+  const width = 1000;
+  // Distinct per run phase (preflight, warm-up, measured) and per worker thread.
+  let k = ((phase || 0) * 16 + threadId) * 100_000;
+  let i = 0;
+  return () => {
+    const [lon0, lat0] = g.points[i % g.points.length];
+    if (++i % g.points.length === 0) k++;
+    const longitude = (lon0 + (k % width) * g.quantum).toFixed(g.decimals);
+    const latitude = (lat0 + Math.floor(k / width) * g.quantum).toFixed(g.decimals);
+    const signature = signLbs(key, 'lbsQuery', names, { longitude, latitude });
+    return `${g.path}?param.longitude=${longitude}&param.latitude=${latitude}&userToken=${g.userToken}&signature=${signature}`;
+  };
+}
+
+/** The path maker of a spec's generator (undefined: the spec's fixed path). */
+function pathMaker(s) {
+  const g = s.generator;
+  if (!g) return undefined;
+  if (g.kind === 'random-path') return randomPath(g);
+  if (g.kind === 'lbs-unique') return lbsUnique(g, s.phase);
+  throw new Error(`unknown generator ${g.kind}`);
+}
+
+const makePath = pathMaker(spec);
+
+function setupRequest(req) {
+  if (makePath) req.path = makePath();
+  return req;
+}
+
+module.exports = { verifyBody, setupRequest, pathMaker };

@@ -1,0 +1,345 @@
+#!/usr/bin/env node
+// `pnpm bench`: builds the apps, starts the compiled services on free ports against the real
+// PostgreSQL and Redis (a fresh database and a key prefix of this run, removed at the end),
+// seeds data by SQL, drives each case and its baseline with autocannon in a separate process,
+// and prints one table (also written as JSON under bench/results/). Settings: see
+// docs/performance.md (BENCH_QUICK, BENCH_CONNECTIONS, BENCH_DURATION, BENCH_CASES, ...).
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { nodeBin, resultsDir, root, settings } from './lib/common.mjs';
+import { drive } from './lib/load.mjs';
+import { startProcess } from './lib/proc.mjs';
+import { machine, tableLines } from './lib/report.mjs';
+import { preflight } from './lib/preflight.mjs';
+import { topFrames } from './lib/profile.mjs';
+import { floorCases } from './cases/floor.mjs';
+import { accountCases, accountEnv, seedAccount } from './cases/account.mjs';
+import { locationCases, locationEnv } from './cases/location.mjs';
+import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
+
+const s = settings();
+const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const startedAt = new Date();
+const m = machine();
+const rows = [];
+const children = new Set();
+let floorRps;
+
+const say = (line) => process.stdout.write(`${line}\n`);
+
+/** A bench app of its own (the services start in production mode, so none is implicit). */
+const app = {
+  appToken: `app-${randomBytes(8).toString('hex')}`,
+  secret: randomBytes(24).toString('hex'),
+  aesKey: randomBytes(12).toString('hex'),
+  aesMode: 'gcm',
+};
+
+const SERVICES = {
+  account: { main: join(root, 'apps/account/dist/main.js') },
+  location: { main: join(root, 'apps/location/dist/main.js') },
+};
+
+function wanted(c) {
+  if (s.cases.length === 0) return true;
+  return s.cases.some((f) => c.id.includes(f) || c.title.toLowerCase().includes(f.toLowerCase()));
+}
+
+async function start(name, script, opts) {
+  const child = await startProcess(name, script, opts);
+  children.add(child);
+  return child;
+}
+
+async function stop(child) {
+  if (!child) return;
+  await child.stop();
+  children.delete(child);
+}
+
+/** Drives one target; with BENCH_PROFILE=1 the measured window of `profiled` is CPU-profiled. */
+async function measure(url, spec, profiled, label, round) {
+  let profileFile;
+  const profile = profiled && s.profile && round === 0;
+  const result = await drive(
+    { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, ...spec },
+    profile
+      ? {
+          onMeasureStart: () => void profiled.toggleProfile(),
+          onMeasureEnd: async () => {
+            profileFile = await profiled.toggleProfile();
+          },
+        }
+      : {},
+  );
+  if (profileFile) {
+    result.profile = { file: profileFile.replace(`${root}/`, ''), top: topFrames(profileFile, 12) };
+    say(`  profile of ${label}: ${result.profile.file}`);
+    for (const f of result.profile.top) say(`    ${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
+  }
+  return result;
+}
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+
+/** Several rounds of one target as one result: mean req/s, median latencies, summed failures. */
+function combine(runs) {
+  if (runs.length === 1) return runs[0];
+  const sum = (k) => runs.reduce((a, r) => a + r[k], 0);
+  const latency = {};
+  for (const k of Object.keys(runs[0].latency)) latency[k] = median(runs.map((r) => r.latency[k]));
+  const statusCodes = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
+  return {
+    requestsPerSecond: sum('requestsPerSecond') / runs.length,
+    total: sum('total'),
+    latency,
+    non2xx: sum('non2xx'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    mismatches: sum('mismatches'),
+    statusCodes,
+    rounds: runs.map((r) => ({ requestsPerSecond: r.requestsPerSecond, p99: r.latency.p99 })),
+    profile: runs.find((r) => r.profile)?.profile,
+  };
+}
+
+function failures(r) {
+  const bad = r.non2xx + r.errors + r.timeouts + r.mismatches;
+  if (bad === 0) return '';
+  const codes = Object.entries(r.statusCodes)
+    .filter(([k]) => !k.startsWith('2'))
+    .map(([k, v]) => `${k}x${v}`)
+    .join(' ');
+  return `${r.non2xx} non-2xx${codes ? ` (${codes})` : ''}, ${r.errors} errors, ${r.timeouts} timeouts, ${r.mismatches} wrong bodies`;
+}
+
+function targetLabel(target) {
+  if (!target) return '-';
+  if (target.ratio !== undefined) return `ratio >= ${target.ratio}`;
+  if (target.timeFactor !== undefined) return `time <= ${target.timeFactor}x baseline`;
+  if (target.p99Ms !== undefined) return `p99 < ${target.p99Ms} ms`;
+  return '-';
+}
+
+/** Verdict of a case against its target. */
+function judge(target, svc, base) {
+  if (!target) return { targetText: '-', met: undefined };
+  if (target.ratio !== undefined) {
+    const ratio = svc.requestsPerSecond / base.requestsPerSecond;
+    return { targetText: targetLabel(target), met: ratio >= target.ratio };
+  }
+  if (target.timeFactor !== undefined) {
+    const factor = svc.latency.mean / base.latency.mean;
+    return { targetText: `${targetLabel(target)} (${factor.toFixed(2)}x)`, met: factor <= target.timeFactor };
+  }
+  if (target.p99Ms !== undefined) return { targetText: targetLabel(target), met: svc.latency.p99 < target.p99Ms };
+  return { targetText: '-', met: undefined };
+}
+
+/** Runs one case: the service side, then its baseline in a process of its own. */
+async function runCase(c, index, total, targets) {
+  const tag = `[${index}/${total}] ${c.title}`;
+  say(`${tag} ...`);
+  const t0 = performance.now();
+  const row = { id: c.id, title: c.title, service: c.service };
+  try {
+    const target = targets[c.service];
+    if (c.service && !target) throw new Error(`${c.service} service not running`);
+    const plan = await c.prepare();
+    // The measured side: a running service, or (floor rows) a process of the case's own.
+    let own;
+    let b;
+    const svcRuns = [];
+    const baseRuns = [];
+    try {
+      if (plan.own) own = await start(c.id, plan.own.script, { env: plan.own.env, profile: s.profile });
+      const svcTarget = own ?? target;
+      const svcSpec = plan.own ? plan.own.spec : plan.service;
+      await preflight(svcTarget.url, svcSpec, c.service ?? c.id);
+      if (plan.baseline) {
+        b = await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
+        await preflight(b.url, plan.baseline.spec, `${c.id} baseline`);
+      }
+      // Service and baseline alternate, round by round, so a change of the machine's load
+      // hits both sides alike.
+      for (let r = 0; r < s.rounds; r++) {
+        svcRuns.push(await measure(svcTarget.url, svcSpec, svcTarget, c.id, r));
+        if (b) baseRuns.push(await measure(b.url, plan.baseline.spec, b, `${c.id}-baseline`, r));
+      }
+    } finally {
+      await stop(own);
+      await stop(b);
+    }
+    const svc = combine(svcRuns);
+    const base = b ? combine(baseRuns) : undefined;
+    row.result = svc;
+    row.rps = svc.requestsPerSecond;
+    row.p50 = svc.latency.p50;
+    row.p99 = svc.latency.p99;
+    if (base) {
+      row.baseline = base;
+      row.baselineRps = base.requestsPerSecond;
+      row.ratio = svc.requestsPerSecond / base.requestsPerSecond;
+    }
+    if (c.floorGoal && floorRps) row.floorRatio = svc.requestsPerSecond / floorRps;
+    Object.assign(row, judge(c.target, svc, base));
+    const notes = [plan.notes, failures(svc) && `service: ${failures(svc)}`, base && failures(base) && `baseline: ${failures(base)}`];
+    if (c.floorGoal && row.floorRatio !== undefined) notes.push(`floor goal >= 0.8: ${row.floorRatio >= 0.8 ? 'met' : 'not met'}`);
+    row.notes = notes.filter(Boolean).join('; ');
+    if (failures(svc)) row.met = false;
+    if (c.onResult) c.onResult(row);
+  } catch (err) {
+    row.error = err.message;
+    row.notes = `not measured: ${err.message.split('\n')[0]}`;
+    row.met = c.target ? false : undefined;
+    row.targetText = targetLabel(c.target);
+    if (process.env.BENCH_VERBOSE === '1') say(err.stack);
+  }
+  rows.push(row);
+  const took = ((performance.now() - t0) / 1000).toFixed(1);
+  const summary = row.error
+    ? `FAILED: ${row.notes}`
+    : `${Math.round(row.rps)} req/s, p99 ${row.p99} ms${row.baselineRps ? `, baseline ${Math.round(row.baselineRps)} req/s, ratio ${row.ratio.toFixed(2)}` : ''}${row.met === undefined ? '' : row.met ? ' - met' : ' - NOT met'}`;
+  say(`${tag}: ${summary} (${took}s)`);
+}
+
+async function runAll() {
+  say(`bench ${runId}: ${m.cores} x ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}`);
+  say(
+    `  -c ${s.connections}, ${s.duration}s measured after ${s.warmup}s warm-up${s.workers > 1 ? `, ${s.workers} load workers` : ''}${s.quick ? ' (quick)' : ''}` +
+      `${s.rounds > 1 ? `, ${s.rounds} alternating rounds` : ''}${s.profile ? ', CPU profiles on' : ''}`,
+  );
+  const [load1] = loadavg();
+  if (load1 > m.cores / 2) say(`  warning: load average ${load1.toFixed(1)} on ${m.cores} cores before the run; other work will skew the figures`);
+
+  if (!s.skipBuild) {
+    say('building (nx run-many -t build) ...');
+    const build = spawnSync(nodeBin, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--output-style=static'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (build.status !== 0) throw new Error('build failed; run `pnpm build` to see why');
+  }
+
+  const db = new BenchDatabase(s.databaseUrl, `geoaccount_bench_${runId}`);
+  const redis = new BenchRedis(s.redisUrl, `bench-${runId}:`);
+  const targets = {};
+  try {
+    await db.create();
+    await redis.connect();
+    const ctx = { s, app, db, redis, targets, runId, say };
+    const common = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', APP_CREDENTIALS: JSON.stringify([app]) };
+
+    // 1. the framework floor
+    const floor = floorCases(ctx).filter(wanted);
+    const account = existsSync(SERVICES.account.main) ? accountCases(ctx).filter(wanted) : [];
+    const location = existsSync(SERVICES.location.main) ? locationCases(ctx).filter(wanted) : [];
+    const total = floor.length + account.length + location.length;
+    let i = 0;
+    for (const c of floor) {
+      await runCase(c, ++i, total, targets);
+      if (c.id === 'floor-nest') floorRps = rows.at(-1).rps;
+    }
+
+    // 2. account: start, seed, its cases, its RSS
+    const serviceEnv = { account: { ...common, ...accountEnv(ctx) }, location: { ...common, ...locationEnv(ctx) } };
+    for (const [name, cases] of [
+      ['account', account],
+      ['location', location],
+    ]) {
+      if (!existsSync(SERVICES[name].main)) {
+        rows.push({ id: `${name}-missing`, title: `${name} service`, notes: `not built (${SERVICES[name].main} missing)`, met: false });
+        continue;
+      }
+      if (cases.length === 0 && s.cases.length > 0) continue;
+      say(`starting ${name} ...`);
+      let child;
+      try {
+        child = await start(name, SERVICES[name].main, { env: serviceEnv[name], profile: s.profile, timeoutMs: 120_000 });
+      } catch (err) {
+        say(`  ${name} did not start: ${err.message}`);
+        rows.push({ id: `${name}-start`, title: `${name} service`, notes: `did not start: ${err.message.split('\n')[0]}`, met: false, error: err.message });
+        for (const c of cases) rows.push({ id: c.id, title: c.title, notes: `not measured: ${name} did not start`, met: c.target ? false : undefined });
+        i += cases.length;
+        continue;
+      }
+      targets[name] = child;
+      say(`  ${name} ready in ${Math.round(child.readyMs)} ms (first start${name === 'account' ? ', migrations included' : ''})`);
+      if (name === 'account' && cases.length > 0) await seedAccount(ctx);
+      for (const c of cases) await runCase(c, ++i, total, targets);
+      const rss = child.rssMb();
+      rows.push({
+        id: `${name}-rss`,
+        title: `RSS after the run, ${name}`,
+        value: `${Math.round(rss)} MB`,
+        rssMb: rss,
+        targetText: '< 200 MB',
+        met: rss < 200,
+        notes: `VmRSS of pid ${child.pid} after ${cases.length} cases`,
+      });
+      say(`  ${name} RSS after its cases: ${Math.round(rss)} MB`);
+      await stop(child);
+      delete targets[name];
+    }
+
+    // 3. cold starts: spawn to the first 200 on /health/live, with the database already migrated
+    for (const name of Object.keys(SERVICES)) {
+      if (!existsSync(SERVICES[name].main) || (s.cases.length > 0 && !wanted({ id: `cold-${name}`, title: `cold start ${name}` }))) continue;
+      const times = [];
+      try {
+        for (let k = 0; k < s.coldStarts; k++) {
+          const child = await start(`${name}-cold`, SERVICES[name].main, { env: serviceEnv[name], timeoutMs: 60_000 });
+          times.push(child.readyMs);
+          await stop(child);
+        }
+      } catch (err) {
+        rows.push({ id: `cold-${name}`, title: `cold start to ready, ${name}`, targetText: '< 2 s', met: false, notes: `did not start: ${err.message.split('\n')[0]}` });
+        continue;
+      }
+      const worst = Math.max(...times);
+      const sorted = [...times].sort((a, b) => a - b);
+      rows.push({
+        id: `cold-${name}`,
+        title: `cold start to ready, ${name}`,
+        value: `${Math.round(sorted[Math.floor(sorted.length / 2)])} ms`,
+        coldStartMs: times,
+        targetText: '< 2 s (worst run)',
+        met: worst < 2000,
+        notes: `${times.length} starts: ${times.map((t) => Math.round(t)).join(', ')} ms (spawn to first 200 on /health/live)`,
+      });
+      say(`cold start ${name}: ${times.map((t) => Math.round(t)).join(', ')} ms`);
+    }
+  } finally {
+    for (const child of [...children]) await stop(child).catch(() => undefined);
+    await redis.cleanup().catch((err) => say(`warning: Redis cleanup failed: ${err.message}`));
+    await db.drop().catch((err) => say(`warning: could not drop ${db.name}: ${err.message}`));
+  }
+}
+
+let failed = false;
+try {
+  await runAll();
+} catch (err) {
+  failed = true;
+  say(`bench failed: ${err.stack ?? err}`);
+}
+
+say('');
+for (const line of tableLines(rows)) say(line);
+say('');
+say(
+  `${m.cores} x ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}; -c ${s.connections}, ${s.duration}s per target; ` +
+    'account signed with a timestamp of the run start (SIGNATURE_MAX_SKEW_SECONDS=86400 on the bench instance); rate limits off; LOG_LEVEL=warn.',
+);
+mkdirSync(resultsDir, { recursive: true });
+const file = join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, JSON.stringify({ runId, startedAt, machine: m, settings: { ...s, databaseUrl: undefined, redisUrl: undefined }, rows }, null, 2));
+say(`results: ${file.replace(`${root}/`, '')}`);
+process.exit(failed ? 1 : 0);
