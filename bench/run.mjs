@@ -217,7 +217,8 @@ async function runAll() {
       `${s.rounds > 1 ? `, ${s.rounds} alternating rounds` : ''}${s.profile ? ', CPU profiles on' : ''}`,
   );
   const [load1] = loadavg();
-  if (load1 > m.cores / 2) say(`  warning: load average ${load1.toFixed(1)} on ${m.cores} cores before the run; other work will skew the figures`);
+  if (load1 > m.cores / 2)
+    say(`  warning: load average ${load1.toFixed(1)} on ${m.cores} cores before the run; other work will skew the figures`);
 
   if (!s.skipBuild) {
     say('building (nx run-many -t build) ...');
@@ -265,8 +266,15 @@ async function runAll() {
         child = await start(name, SERVICES[name].main, { env: serviceEnv[name], profile: s.profile, timeoutMs: 120_000 });
       } catch (err) {
         say(`  ${name} did not start: ${err.message}`);
-        rows.push({ id: `${name}-start`, title: `${name} service`, notes: `did not start: ${err.message.split('\n')[0]}`, met: false, error: err.message });
-        for (const c of cases) rows.push({ id: c.id, title: c.title, notes: `not measured: ${name} did not start`, met: c.target ? false : undefined });
+        rows.push({
+          id: `${name}-start`,
+          title: `${name} service`,
+          notes: `did not start: ${err.message.split('\n')[0]}`,
+          met: false,
+          error: err.message,
+        });
+        for (const c of cases)
+          rows.push({ id: c.id, title: c.title, notes: `not measured: ${name} did not start`, met: c.target ? false : undefined });
         i += cases.length;
         continue;
       }
@@ -291,7 +299,8 @@ async function runAll() {
 
     // 3. cold starts: spawn to the first 200 on /health/live, with the database already migrated
     for (const name of Object.keys(SERVICES)) {
-      if (!existsSync(SERVICES[name].main) || (s.cases.length > 0 && !wanted({ id: `cold-${name}`, title: `cold start ${name}` }))) continue;
+      if (!existsSync(SERVICES[name].main) || (s.cases.length > 0 && !wanted({ id: `cold-${name}`, title: `cold start ${name}` })))
+        continue;
       const times = [];
       try {
         for (let k = 0; k < s.coldStarts; k++) {
@@ -300,7 +309,13 @@ async function runAll() {
           await stop(child);
         }
       } catch (err) {
-        rows.push({ id: `cold-${name}`, title: `cold start to ready, ${name}`, targetText: '< 2 s', met: false, notes: `did not start: ${err.message.split('\n')[0]}` });
+        rows.push({
+          id: `cold-${name}`,
+          title: `cold start to ready, ${name}`,
+          targetText: '< 2 s',
+          met: false,
+          notes: `did not start: ${err.message.split('\n')[0]}`,
+        });
         continue;
       }
       const worst = Math.max(...times);
@@ -340,6 +355,9 @@ say(
 );
 mkdirSync(resultsDir, { recursive: true });
 const file = join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, JSON.stringify({ runId, startedAt, machine: m, settings: { ...s, databaseUrl: undefined, redisUrl: undefined }, rows }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify({ runId, startedAt, machine: m, settings: { ...s, databaseUrl: undefined, redisUrl: undefined }, rows }, null, 2),
+);
 say(`results: ${file.replace(`${root}/`, '')}`);
 process.exit(failed ? 1 : 0);

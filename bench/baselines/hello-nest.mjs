@@ -16,7 +16,8 @@ class HelloController {
   }
 }
 // What the TypeScript decorators `@Controller()`, `@Get('hello')`, `@Get('health/live')` do.
-const method = (name, decorator) => decorator(HelloController.prototype, name, Object.getOwnPropertyDescriptor(HelloController.prototype, name));
+const method = (name, decorator) =>
+  decorator(HelloController.prototype, name, Object.getOwnPropertyDescriptor(HelloController.prototype, name));
 method('hello', Get('hello'));
 method('live', Get('health/live'));
 Controller()(HelloController);

@@ -151,7 +151,11 @@ export function accountCases(ctx) {
             check: (b) => (b.user_login_id === ids[0] || ids.includes(b.user_login_id) ? undefined : 'wrong user'),
           },
           baseline: {
-            ...pgBaseline(ctx, [{ sql: 'SELECT * FROM users WHERE app_token = $1 AND user_login_id = $2', params: [app.appToken, { path: 3 }] }], 'first'),
+            ...pgBaseline(
+              ctx,
+              [{ sql: 'SELECT * FROM users WHERE app_token = $1 AND user_login_id = $2', params: [app.appToken, { path: 3 }] }],
+              'first',
+            ),
             spec: { generator: { kind: 'random-path', paths }, expectBody: ['"user_login_id":"u'] },
           },
           notes: `1,000 ids at random of ${s.users.toLocaleString('en-US')} users`,
@@ -195,9 +199,18 @@ export function accountCases(ctx) {
         const path = `${PREFIX}/auths?${signedQuery(app, 'GET', {}, {}, ts)}`;
         const count = `"count":"${s.auths}"`;
         return {
-          service: { path, expectBody: [OK, count], timeoutSeconds: 60, check: (b) => (b.list?.length === s.auths ? undefined : `list of ${b.list?.length}`) },
+          service: {
+            path,
+            expectBody: [OK, count],
+            timeoutSeconds: 60,
+            check: (b) => (b.list?.length === s.auths ? undefined : `list of ${b.list?.length}`),
+          },
           baseline: {
-            ...pgBaseline(ctx, [{ sql: 'SELECT * FROM auths WHERE app_token = $1 ORDER BY auth_seq_id ASC', params: [app.appToken] }], 'rows'),
+            ...pgBaseline(
+              ctx,
+              [{ sql: 'SELECT * FROM auths WHERE app_token = $1 ORDER BY auth_seq_id ASC', params: [app.appToken] }],
+              'rows',
+            ),
             spec: { path: '/auths', expectBody: [count], timeoutSeconds: 60 },
           },
           notes: 'baseline: the same SELECT by the pg driver, rows as JSON',
@@ -218,7 +231,10 @@ export function accountCases(ctx) {
           service: {
             path,
             expectBody: [OK, `"user_login_id":"${first}"`],
-            check: (b) => (b.user_list?.length === 20 && b.list?.length === 20 && Number(b.count) === s.users + 1 ? undefined : `count ${b.count}, ${b.list?.length} items`),
+            check: (b) =>
+              b.user_list?.length === 20 && b.list?.length === 20 && Number(b.count) === s.users + 1
+                ? undefined
+                : `count ${b.count}, ${b.list?.length} items`,
           },
           baseline: {
             ...pgBaseline(

@@ -10,7 +10,10 @@ export function floorCases() {
     {
       id: 'floor-http',
       title: 'floor: node:http hello-world',
-      prepare: async () => ({ own: { script: join(benchDir, 'baselines/hello-http.mjs'), spec: hello }, notes: 'the limit of a hand-written server' }),
+      prepare: async () => ({
+        own: { script: join(benchDir, 'baselines/hello-http.mjs'), spec: hello },
+        notes: 'the limit of a hand-written server',
+      }),
     },
     {
       id: 'floor-nest',

@@ -18,7 +18,9 @@ if (dir) {
   process.on('SIGUSR2', () => {
     if (!running) {
       running = true;
-      session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
+      session.post('Profiler.enable', () =>
+        session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')),
+      );
       return;
     }
     running = false;

@@ -84,7 +84,11 @@ class Child {
  * Spawns `node <script>` with `env` on a free port (given as PORT) and waits until
  * `readyPath` answers 200; `readyMs` is the time from spawn to that first 200.
  */
-export async function startProcess(name, script, { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [] } = {}) {
+export async function startProcess(
+  name,
+  script,
+  { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [] } = {},
+) {
   const port = await freePort();
   const nodeArgs = [];
   if (profile) nodeArgs.push('--require', PROFILE_PRELOAD);

@@ -41,6 +41,7 @@ export function tableLines(rows) {
     r.notes ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
-  const line = (c) => c.map((v, i) => (i === 0 || i === c.length - 1 || i === 7 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join(' | ');
+  const line = (c) =>
+    c.map((v, i) => (i === 0 || i === c.length - 1 || i === 7 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join(' | ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)];
 }
