@@ -1,10 +1,21 @@
 import { AuthGroupAuthEntity } from '../auth-groups/auth-group-auth.entity';
 import { AuthGroupEntity } from '../auth-groups/auth-group.entity';
 import { AuthEntity } from '../auths/auth.entity';
+import { LoginFailureEntity } from '../login/login-failure.entity';
+import { UserAuthLinkEntity, UserGroupLinkEntity } from '../users/user-links.entity';
+import { UserEntity } from '../users/user.entity';
 
 /**
  * Every entity of the account schema, for the CLI DataSource (`data-source.ts`). The app
  * itself registers them per feature with `TypeOrmModule.forFeature`; an e2e test checks that
  * both lists agree and that the migrations produce exactly this schema.
  */
-export const ENTITIES = [AuthEntity, AuthGroupEntity, AuthGroupAuthEntity];
+export const ENTITIES = [
+  AuthEntity,
+  AuthGroupEntity,
+  AuthGroupAuthEntity,
+  UserEntity,
+  UserAuthLinkEntity,
+  UserGroupLinkEntity,
+  LoginFailureEntity,
+];

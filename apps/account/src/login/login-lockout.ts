@@ -10,7 +10,11 @@ export interface LockoutPolicy {
 }
 
 export function lockoutPolicyOf(config: AccountConfig): LockoutPolicy {
-  return { maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS, lockSeconds: config.LOGIN_LOCK_SECONDS };
+  return {
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    lockSeconds: config.LOGIN_LOCK_SECONDS,
+  };
 }
 
 export interface FailureCount {

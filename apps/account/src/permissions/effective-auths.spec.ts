@@ -9,7 +9,13 @@ describe('effectiveAuths', () => {
 
   it('unites direct and group auths, deduplicated, direct first', () => {
     const result = effectiveAuths(
-      { direct: ['B', 'A'], groups: [{ groupId: 'g1', authIds: ['A', 'D'] }, { groupId: 'g2', authIds: ['D'] }] },
+      {
+        direct: ['B', 'A'],
+        groups: [
+          { groupId: 'g1', authIds: ['A', 'D'] },
+          { groupId: 'g2', authIds: ['D'] },
+        ],
+      },
       auths,
     );
     expect([...result]).toEqual([
@@ -48,11 +54,29 @@ describe('holdsAuth', () => {
 
   it('holds a descendant of an effective auth, naming the nearest ancestor', () => {
     expect(holdsAuth('leaf', new Map([['root', 'direct']]), auths)).toEqual({ has: true, via: 'ancestor:root' });
-    expect(holdsAuth('leaf', new Map([['root', 'direct'], ['mid', 'group:g']]), auths)).toEqual({ has: true, via: 'ancestor:mid' });
+    expect(
+      holdsAuth(
+        'leaf',
+        new Map([
+          ['root', 'direct'],
+          ['mid', 'group:g'],
+        ]),
+        auths,
+      ),
+    ).toEqual({ has: true, via: 'ancestor:mid' });
   });
 
-  it('prefers the auth\'s own grant to an ancestor', () => {
-    expect(holdsAuth('leaf', new Map([['root', 'direct'], ['leaf', 'group:g']]), auths)).toEqual({ has: true, via: 'group:g' });
+  it("prefers the auth's own grant to an ancestor", () => {
+    expect(
+      holdsAuth(
+        'leaf',
+        new Map([
+          ['root', 'direct'],
+          ['leaf', 'group:g'],
+        ]),
+        auths,
+      ),
+    ).toEqual({ has: true, via: 'group:g' });
   });
 
   it('does not hold an ancestor of an effective auth, nor an unrelated one', () => {

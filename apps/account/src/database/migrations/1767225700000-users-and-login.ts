@@ -37,6 +37,36 @@ export class UsersAndLogin1767225700000 implements MigrationInterface {
     await q.query(`CREATE INDEX "users_app_token_user_seq_id_idx" ON "users" ("app_token", "user_seq_id")`);
     await q.query(`CREATE INDEX "users_app_token_org_id_idx" ON "users" ("app_token", "org_id", "user_seq_id")`);
 
+    // Users per app, kept by statement triggers in the writing transaction: the unfiltered
+    // list's count without counting a million rows.
+    await q.query(`
+      CREATE TABLE "user_counts" (
+        "app_token" varchar(40) NOT NULL,
+        "total" bigint NOT NULL,
+        CONSTRAINT "user_counts_pkey" PRIMARY KEY ("app_token")
+      )`);
+    await q.query(`
+      CREATE FUNCTION "users_count_rows"() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO "user_counts" AS c ("app_token", "total")
+            SELECT "app_token", count(*) FROM "new_rows" GROUP BY "app_token"
+            ON CONFLICT ("app_token") DO UPDATE SET "total" = c."total" + EXCLUDED."total";
+        ELSE
+          INSERT INTO "user_counts" AS c ("app_token", "total")
+            SELECT "app_token", -count(*) FROM "old_rows" GROUP BY "app_token"
+            ON CONFLICT ("app_token") DO UPDATE SET "total" = c."total" + EXCLUDED."total";
+        END IF;
+        RETURN NULL;
+      END
+      $fn$`);
+    await q.query(`
+      CREATE TRIGGER "users_count_insert" AFTER INSERT ON "users"
+        REFERENCING NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_count_rows"()`);
+    await q.query(`
+      CREATE TRIGGER "users_count_delete" AFTER DELETE ON "users"
+        REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_count_rows"()`);
+
     await q.query(`
       CREATE TABLE "user_auth_links" (
         "app_token" varchar(40) NOT NULL,
@@ -81,5 +111,7 @@ export class UsersAndLogin1767225700000 implements MigrationInterface {
     await q.query(`DROP TABLE "user_group_links"`);
     await q.query(`DROP TABLE "user_auth_links"`);
     await q.query(`DROP TABLE "users"`);
+    await q.query(`DROP FUNCTION "users_count_rows"()`);
+    await q.query(`DROP TABLE "user_counts"`);
   }
 }

@@ -9,15 +9,27 @@ export const PAGE_SIZE_MAX = 1000;
  * (var 64, 1 to 1000, default 20) are digits only; `user_login_ids` is a comma list.
  */
 export class ListUsersQuery {
-  @IsOptional() @IsString() @IsDigitsInRange(1, 99_999_999) @MaxChars(8)
+  @IsOptional()
+  @IsString()
+  @IsDigitsInRange(1, 99_999_999)
+  @MaxChars(8)
   page_number?: string;
 
-  @IsOptional() @IsString() @IsDigitsInRange(1, PAGE_SIZE_MAX) @MaxChars(64)
+  @IsOptional()
+  @IsString()
+  @IsDigitsInRange(1, PAGE_SIZE_MAX)
+  @MaxChars(64)
   page_size?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @IsCommaList()
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @IsCommaList()
   user_login_ids?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(USER_LIMITS.org_id)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(USER_LIMITS.org_id)
   org_id?: string;
 }

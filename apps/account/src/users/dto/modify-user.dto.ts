@@ -8,42 +8,83 @@ import { CERT_TYPES, IsCommaList, IsJsonObjectText, MaxChars, NoNulChar, USER_LI
  * domain account (the service checks that).
  */
 export class ModifyUserDto {
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.org_id)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.org_id)
   org_id?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_pwd)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_pwd)
   user_pwd?: string;
 
-  @IsOptional() @IsString() @IsNotEmpty() @NoNulChar() @MaxChars(L.user_name)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @NoNulChar()
+  @MaxChars(L.user_name)
   user_name?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_short_name)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_short_name)
   user_short_name?: string;
 
-  @IsOptional() @IsString() @IsIn(USER_TYPES)
+  @IsOptional()
+  @IsString()
+  @IsIn(USER_TYPES)
   user_type?: string;
 
-  @IsOptional() @IsString() @IsIn(CERT_TYPES)
+  @IsOptional()
+  @IsString()
+  @IsIn(CERT_TYPES)
   cert_type?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.cert_id)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.cert_id)
   cert_id?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.cert_id_encrypt)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.cert_id_encrypt)
   cert_id_encrypt?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_mobile)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_mobile)
   user_mobile?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_mobile_encrypt)
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_mobile_encrypt)
   user_mobile_encrypt?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_auths) @IsCommaList()
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_auths)
+  @IsCommaList()
   user_auths?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_auth_groups) @IsCommaList()
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_auth_groups)
+  @IsCommaList()
   user_auth_groups?: string;
 
-  @IsOptional() @IsString() @NoNulChar() @MaxChars(L.user_extends) @IsJsonObjectText()
+  @IsOptional()
+  @IsString()
+  @NoNulChar()
+  @MaxChars(L.user_extends)
+  @IsJsonObjectText()
   user_extends?: string;
 }

@@ -56,7 +56,9 @@ describe('RegisterUserDto', () => {
   it('accepts every enumerated value and empty optional fields', async () => {
     for (const cert_type of ['00', '10', '11', '']) expect(await message({ ...minimal, cert_type }, RegisterUserDto)).toBeUndefined();
     expect(await message({ ...minimal, user_type: 'B', is_domain_user: '0' }, RegisterUserDto)).toBeUndefined();
-    expect(await message({ ...minimal, org_id: '', user_extends: '', user_auths: '', user_auth_groups: '' }, RegisterUserDto)).toBeUndefined();
+    expect(
+      await message({ ...minimal, org_id: '', user_extends: '', user_auths: '', user_auth_groups: '' }, RegisterUserDto),
+    ).toBeUndefined();
     expect(await message({ ...minimal, user_extends: '{"a":[1,{"b":null}]}' }, RegisterUserDto)).toBeUndefined();
   });
 

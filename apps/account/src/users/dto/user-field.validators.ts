@@ -27,7 +27,8 @@ export function IsCommaList(options?: ValidationOptions): PropertyDecorator {
     {
       name: 'isCommaList',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && (value === '' || value.split(',').every((item) => item.trim().length > 0)),
+        validate: (value: unknown) =>
+          typeof value === 'string' && (value === '' || value.split(',').every((item) => item.trim().length > 0)),
       },
     },
     options,
@@ -63,7 +64,8 @@ export function IsPasswordUnlessDomainUser(options?: ValidationOptions): Propert
       name: 'isPasswordUnlessDomainUser',
       validator: {
         validate: (value: unknown, args) =>
-          (args?.object as { is_domain_user?: unknown } | undefined)?.is_domain_user === '1' || (typeof value === 'string' && value.length > 0),
+          (args?.object as { is_domain_user?: unknown } | undefined)?.is_domain_user === '1' ||
+          (typeof value === 'string' && value.length > 0),
       },
     },
     options,

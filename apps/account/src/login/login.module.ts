@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../users/users.module';
+import { LoginFailureEntity } from './login-failure.entity';
+import { LoginController } from './login.controller';
+import { LoginLockout } from './login-lockout';
+import { LoginService } from './login.service';
+
+/** Login check with lockout (interface 204). */
+@Module({
+  imports: [UsersModule, TypeOrmModule.forFeature([LoginFailureEntity])],
+  controllers: [LoginController],
+  providers: [LoginService, LoginLockout],
+})
+export class LoginModule {}

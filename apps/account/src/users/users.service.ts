@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In, Repository } from 'typeorm';
+import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { parseIdList } from '../common/id-list';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
+import { AuthEntity } from '../auths/auth.entity';
+import { AuthGroupEntity } from '../auth-groups/auth-group.entity';
+import type { ListUsersQuery } from './dto/list-users.query';
+import { PAGE_SIZE_DEFAULT } from './dto/list-users.query';
+import type { ModifyUserDto } from './dto/modify-user.dto';
+import type { RegisterUserDto } from './dto/register-user.dto';
+import { PasswordHasher } from './password-hasher';
+import { UserAuthLinkEntity, UserGroupLinkEntity } from './user-links.entity';
+import { UserEntity } from './user.entity';
+import { type UserView, toUserView } from './user.view';
+
+/** Most login ids one list query may name. */
+export const LIST_LOGIN_IDS_MAX = 1000;
+/** Tries at a fresh random `user_id` when one collides (2^-64 per try). */
+const USER_ID_TRIES = 5;
+
+export interface UserPage {
+  /** Matching users in all pages. */
+  total: number;
+  users: UserView[];
+}
+
+/** Fields a registration or modification may set, keyed by entity property. */
+type UserFields = Partial<Omit<UserEntity, 'appToken' | 'userLoginId' | 'userSeqId' | 'userId' | 'createTime' | 'updateTime'>>;
+
+/**
+ * Users of an app (interfaces 200-203). Every query is scoped to the calling app: another
+ * app's users do not exist here (CONTRACT §5).
+ */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists. */
+  async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
+    if (await this.users.existsBy({ appToken, userLoginId })) throw new ApiException(AccountCodes.USER_EXISTS);
+    const auths = parseIdList(dto.user_auths, 'user_auths');
+    const groups = parseIdList(dto.user_auth_groups, 'user_auth_groups');
+    await this.assertReferencesExist(appToken, auths, groups);
+
+    const fields: UserFields = {
+      ...this.fieldsOf(dto),
+      isDomainUser: dto.is_domain_user ?? '0',
+      userPwdHash: dto.user_pwd ? await this.hasher.hash(dto.user_pwd) : null,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const userId = randomBytes(8).toString('hex');
+      try {
+        await this.dataSource.transaction(async (manager) => {
+          await manager.insert(UserEntity, { ...fields, appToken, userLoginId, userId });
+          await this.writeLinks(manager, appToken, userLoginId, auths, groups);
+        });
+        return userId;
+      } catch (err) {
+        // The primary key decides concurrent registrations: exactly one wins.
+        if (isUniqueViolation(err, 'users_pkey')) throw new ApiException(AccountCodes.USER_EXISTS);
+        if (isUniqueViolation(err, 'users_app_token_user_id_key') && attempt < USER_ID_TRIES) continue;
+        throw this.translateLinkError(err);
+      }
+    }
+  }
+
+  /** Partial modification: omitted fields keep their value. 404 20130 when the login id is unknown. */
+  async modify(appToken: string, userLoginId: string, dto: ModifyUserDto): Promise<void> {
+    const current = await this.users.findOneBy({ appToken, userLoginId });
+    if (!current) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
+    if (dto.user_pwd === '' && current.isDomainUser !== '1') throw new InvalidParameterException('user_pwd', 'missing');
+    const auths = dto.user_auths === undefined ? undefined : parseIdList(dto.user_auths, 'user_auths');
+    const groups = dto.user_auth_groups === undefined ? undefined : parseIdList(dto.user_auth_groups, 'user_auth_groups');
+    await this.assertReferencesExist(appToken, auths ?? [], groups ?? []);
+
+    const fields: UserFields = this.fieldsOf(dto);
+    if (dto.user_pwd !== undefined) fields.userPwdHash = dto.user_pwd === '' ? null : await this.hasher.hash(dto.user_pwd);
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const result = await manager.update(UserEntity, { appToken, userLoginId }, { ...fields, updateTime: () => 'now()' });
+        if (result.affected === 0) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
+        if (auths !== undefined) await manager.delete(UserAuthLinkEntity, { appToken, userLoginId });
+        if (groups !== undefined) await manager.delete(UserGroupLinkEntity, { appToken, userLoginId });
+        await this.writeLinks(manager, appToken, userLoginId, auths ?? [], groups ?? []);
+      });
+    } catch (err) {
+      throw this.translateLinkError(err);
+    }
+  }
+
+  /** One user, or 404 20301. */
+  async get(appToken: string, userLoginId: string): Promise<UserView> {
+    const user = await this.users.findOneBy({ appToken, userLoginId });
+    if (!user) throw new ApiException(AccountCodes.USER_NOT_FOUND);
+    return toUserView(user);
+  }
+
+  /** The user with its password hash, for the login; `null` when unknown. */
+  findForLogin(appToken: string, userLoginId: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ appToken, userLoginId });
+  }
+
+  /** Stores a new hash of the same password (rehash after a parameter change). */
+  async replacePasswordHash(appToken: string, userLoginId: string, previous: string, next: string): Promise<void> {
+    // Only if the hash is still the one verified: a concurrent password change wins.
+    await this.users.update({ appToken, userLoginId, userPwdHash: previous }, { userPwdHash: next });
+  }
+
+  /**
+   * A page of users in creation order, and the number of matches in all pages, read in one
+   * snapshot. Unfiltered, the count is the app's counter row; the page is found on the
+   * (app_token, [org_id,] user_seq_id) index alone, from whichever end is nearer, then only
+   * its rows are read.
+   */
+  async list(appToken: string, query: ListUsersQuery): Promise<UserPage> {
+    const pageNumber = Number(query.page_number ?? 1);
+    const pageSize = Number(query.page_size ?? PAGE_SIZE_DEFAULT);
+    const loginIds = parseIdList(query.user_login_ids, 'user_login_ids');
+    if (loginIds.length > LIST_LOGIN_IDS_MAX) throw new InvalidParameterException('user_login_ids', 'too many in');
+
+    const conditions = ['"app_token" = $1'];
+    const params: unknown[] = [appToken];
+    if (query.org_id !== undefined) {
+      params.push(query.org_id);
+      conditions.push(`"org_id" = $${params.length}`);
+    }
+    if (loginIds.length > 0) {
+      params.push(loginIds);
+      conditions.push(`"user_login_id" = ANY($${params.length})`);
+    }
+    const where = conditions.join(' AND ');
+    const filtered = params.length > 1;
+
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const [counted] = (await (filtered
+        ? manager.query(`SELECT count(*) AS "total" FROM "users" WHERE ${where}`, params)
+        : manager.query(`SELECT "total" FROM "user_counts" WHERE "app_token" = $1`, params))) as { total: string }[];
+      const total = Number(counted?.total ?? 0);
+      const offset = (pageNumber - 1) * pageSize;
+      if (offset >= total) return { total, users: [] };
+
+      const size = Math.min(pageSize, total - offset);
+      // A page in the second half is found scanning back from the newest user.
+      const backwards = offset > total / 2;
+      const page = (await manager.query(
+        `SELECT "user_seq_id" AS "seq" FROM "users" WHERE ${where}
+          ORDER BY "user_seq_id" ${backwards ? 'DESC' : 'ASC'} LIMIT ${size} OFFSET ${backwards ? total - offset - size : offset}`,
+        params,
+      )) as { seq: string }[];
+      const rows = await manager.find(UserEntity, {
+        where: { appToken, userSeqId: In(page.map((r) => r.seq)) },
+        order: { userSeqId: 'ASC' },
+      });
+      return { total, users: rows.map(toUserView) };
+    });
+  }
+
+  private fieldsOf(dto: RegisterUserDto | ModifyUserDto): UserFields {
+    const fields: UserFields = {
+      orgId: dto.org_id,
+      userName: dto.user_name,
+      userShortName: dto.user_short_name,
+      userType: dto.user_type,
+      certType: dto.cert_type,
+      certId: dto.cert_id,
+      certIdEncrypt: dto.cert_id_encrypt,
+      userMobile: dto.user_mobile,
+      userMobileEncrypt: dto.user_mobile_encrypt,
+      userAuths: dto.user_auths,
+      userAuthGroups: dto.user_auth_groups,
+      userExtends: dto.user_extends,
+    };
+    for (const key of Object.keys(fields) as (keyof UserFields)[]) if (fields[key] === undefined) delete fields[key];
+    return fields;
+  }
+
+  /** 400 90100 naming the field when an auth or group of the list is not one of this app's. */
+  private async assertReferencesExist(appToken: string, auths: string[], groups: string[]): Promise<void> {
+    if (auths.length > 0) {
+      const found = await this.dataSource.getRepository(AuthEntity).countBy({ appToken, authId: In(auths) });
+      if (found !== auths.length) throw new InvalidParameterException('user_auths', 'unknown item in');
+    }
+    if (groups.length > 0) {
+      const found = await this.dataSource.getRepository(AuthGroupEntity).countBy({ appToken, groupId: In(groups) });
+      if (found !== groups.length) throw new InvalidParameterException('user_auth_groups', 'unknown item in');
+    }
+  }
+
+  private async writeLinks(
+    manager: EntityManager,
+    appToken: string,
+    userLoginId: string,
+    auths: string[],
+    groups: string[],
+  ): Promise<void> {
+    if (auths.length > 0)
+      await manager.insert(
+        UserAuthLinkEntity,
+        auths.map((authId) => ({ appToken, userLoginId, authId })),
+      );
+    if (groups.length > 0)
+      await manager.insert(
+        UserGroupLinkEntity,
+        groups.map((groupId) => ({ appToken, userLoginId, groupId })),
+      );
+  }
+
+  private translateLinkError(err: unknown): unknown {
+    if (isForeignKeyViolation(err, 'user_auth_links_auth_fkey')) return new InvalidParameterException('user_auths', 'unknown item in');
+    if (isForeignKeyViolation(err, 'user_group_links_group_fkey'))
+      return new InvalidParameterException('user_auth_groups', 'unknown item in');
+    return err;
+  }
+}
