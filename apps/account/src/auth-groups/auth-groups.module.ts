@@ -2,8 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthGroupAuthEntity } from './auth-group-auth.entity';
 import { AuthGroupEntity } from './auth-group.entity';
+import { AuthGroupsController } from './auth-groups.controller';
+import { AuthGroupsService } from './auth-groups.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([AuthGroupEntity, AuthGroupAuthEntity])],
+  controllers: [AuthGroupsController],
+  providers: [AuthGroupsService],
 })
 export class AuthGroupsModule {}

@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthEntity } from './auth.entity';
+import { AuthsController } from './auths.controller';
+import { AuthsService } from './auths.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([AuthEntity])],
+  controllers: [AuthsController],
+  providers: [AuthsService],
+  exports: [AuthsService],
 })
 export class AuthsModule {}

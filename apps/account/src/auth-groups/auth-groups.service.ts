@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, Repository } from 'typeorm';
+import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { AuthEntity } from '../auths/auth.entity';
+import { parseIdList } from '../common/id-list';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
+import { AuthGroupAuthEntity } from './auth-group-auth.entity';
+import { AuthGroupEntity } from './auth-group.entity';
+import { type GroupListItem, type GroupView, toAuthSummary, toGroupListItem } from './auth-group.view';
+import type { CreateGroupDto, GroupFieldsDto } from './dto/create-group.dto';
+import type { ListGroupsQuery } from './dto/list-groups.query';
+import type { ModifyGroupDto } from './dto/modify-group.dto';
+
+const FIELD_COLUMNS = {
+  group_desc: 'groupDesc',
+  group_type: 'groupType',
+  group_state: 'groupState',
+  group_auths: 'groupAuths',
+} as const satisfies Record<keyof GroupFieldsDto, keyof AuthGroupEntity>;
+
+/** The rules of auth groups (spec endpoints 5–8), always within the caller's app. */
+@Injectable()
+export class AuthGroupsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(AuthGroupEntity) private readonly groups: Repository<AuthGroupEntity>,
+  ) {}
+
+  /** 10420 when the id exists (race-safe through the primary key); 10422 when an auth of group_auths does not. */
+  async create(appToken: string, groupId: string, dto: CreateGroupDto): Promise<void> {
+    const authIds = parseIdList(dto.group_auths, 'group_auths');
+    try {
+      await this.dataSource.transaction(async (em) => {
+        const values: Partial<AuthGroupEntity> = { appToken, groupId, groupName: dto.group_name };
+        for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
+          const value = dto[field as keyof GroupFieldsDto];
+          if (value !== undefined) (values as Record<string, string>)[column] = value;
+        }
+        await em.insert(AuthGroupEntity, values);
+        await this.setMembers(em, appToken, groupId, authIds, AccountCodes.GROUP_AUTH_MISSING);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'auth_groups_pkey')) throw new ApiException(AccountCodes.GROUP_EXISTS);
+      if (isForeignKeyViolation(err, 'auth_group_auths_auth_fkey')) throw new ApiException(AccountCodes.GROUP_AUTH_MISSING);
+      throw err;
+    }
+  }
+
+  /** Partial update; 10530 when the group does not exist, 10532 when an auth of group_auths does not. */
+  async modify(appToken: string, groupId: string, dto: ModifyGroupDto): Promise<void> {
+    const authIds = dto.group_auths === undefined ? undefined : parseIdList(dto.group_auths, 'group_auths');
+    try {
+      await this.dataSource.transaction(async (em) => {
+        const current = await em
+          .createQueryBuilder(AuthGroupEntity, 'g')
+          .setLock('pessimistic_write')
+          .where('g.appToken = :appToken AND g.groupId = :groupId', { appToken, groupId })
+          .getOne();
+        if (!current) throw new ApiException(AccountCodes.GROUP_NOT_FOUND_ON_MODIFY);
+        const changes: Record<string, unknown> = { updateTime: () => 'now()' };
+        if (dto.group_name !== undefined) changes.groupName = dto.group_name;
+        for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
+          const value = dto[field as keyof GroupFieldsDto];
+          if (value !== undefined) changes[column] = value;
+        }
+        await em
+          .createQueryBuilder()
+          .update(AuthGroupEntity)
+          .set(changes)
+          .where('app_token = :appToken AND group_id = :groupId', { appToken, groupId })
+          .execute();
+        if (authIds !== undefined) {
+          await em.delete(AuthGroupAuthEntity, { appToken, groupId });
+          await this.setMembers(em, appToken, groupId, authIds, AccountCodes.GROUP_AUTH_MISSING_ON_MODIFY);
+        }
+      });
+    } catch (err) {
+      if (isForeignKeyViolation(err, 'auth_group_auths_auth_fkey')) throw new ApiException(AccountCodes.GROUP_AUTH_MISSING_ON_MODIFY);
+      throw err;
+    }
+  }
+
+  /** The groups named (all when none), in creation order; 10611 (200, count "0") when none. */
+  async list(appToken: string, query: ListGroupsQuery): Promise<{ count: string; group_list: GroupListItem[] }> {
+    const ids = parseIdList(query.group_ids, 'group_ids');
+    const qb = this.groups.createQueryBuilder('g').where('g.appToken = :appToken', { appToken });
+    if (ids.length > 0) qb.andWhere('g.groupId = ANY(:ids)', { ids });
+    const rows = await qb.orderBy('g.groupSeqId', 'ASC').getMany();
+    if (rows.length === 0) throw new ApiException(AccountCodes.GROUP_LIST_EMPTY, undefined, { count: '0', group_list: [] });
+    return { count: String(rows.length), group_list: rows.map(toGroupListItem) };
+  }
+
+  /** One group with the detail of its auths, in the order of group_auths; 10701 (404) when it does not exist. */
+  async get(appToken: string, groupId: string): Promise<GroupView> {
+    const group = await this.groups.findOneBy({ appToken, groupId });
+    if (!group) throw new ApiException(AccountCodes.GROUP_NOT_FOUND);
+    const auths = await this.groups.manager
+      .createQueryBuilder(AuthEntity, 'a')
+      .innerJoin(AuthGroupAuthEntity, 'm', 'm.appToken = a.appToken AND m.authId = a.authId')
+      .where('m.appToken = :appToken AND m.groupId = :groupId', { appToken, groupId })
+      .getMany();
+    const order = parseIdList(group.groupAuths ?? '', 'group_auths');
+    auths.sort((x, y) => order.indexOf(x.authId) - order.indexOf(y.authId));
+    return { ...toGroupListItem(group), group_auth_detail: auths.map(toAuthSummary) };
+  }
+
+  /** Records the group's auths, refusing with `missing` when one is not an auth of the app. */
+  private async setMembers(em: EntityManager, appToken: string, groupId: string, authIds: string[], missing: ResultCode): Promise<void> {
+    if (authIds.length === 0) return;
+    const inserted = (await em.query(
+      `INSERT INTO auth_group_auths (app_token, group_id, auth_id)
+       SELECT $1::varchar, $2::varchar, a.auth_id FROM auths a WHERE a.app_token = $1 AND a.auth_id = ANY($3::varchar[])
+       RETURNING auth_id`,
+      [appToken, groupId, authIds],
+    )) as unknown[];
+    if (inserted.length !== authIds.length) throw new ApiException(missing);
+  }
+}

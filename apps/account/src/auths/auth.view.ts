@@ -1,0 +1,45 @@
+import type { TimestampFormatter } from '../common/timestamp';
+import type { AuthEntity } from './auth.entity';
+
+/** The Auth fields of the spec, unset ones `null`. */
+export interface AuthView {
+  auth_id: string;
+  auth_name: string;
+  auth_desc: string | null;
+  auth_state: string | null;
+  auth_type: string | null;
+  auth_level: string | null;
+  parent_auth_id: string | null;
+  sub_auth_flag: string | null;
+}
+
+/** An item of the auth list: the Auth fields plus app_token, auth_seq_id, create_time, update_time. */
+export interface AuthListItem extends AuthView {
+  app_token: string;
+  auth_seq_id: string;
+  create_time: string | null;
+  update_time: string | null;
+}
+
+export function toAuthView(a: AuthEntity): AuthView {
+  return {
+    auth_id: a.authId,
+    auth_name: a.authName,
+    auth_desc: a.authDesc,
+    auth_state: a.authState,
+    auth_type: a.authType,
+    auth_level: a.authLevel,
+    parent_auth_id: a.parentAuthId,
+    sub_auth_flag: a.subAuthFlag,
+  };
+}
+
+export function toAuthListItem(a: AuthEntity, time: TimestampFormatter): AuthListItem {
+  return {
+    app_token: a.appToken,
+    auth_seq_id: String(a.authSeqId),
+    ...toAuthView(a),
+    create_time: time.format(a.createTime),
+    update_time: time.format(a.updateTime),
+  };
+}

@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
+import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
+import { ACCOUNT_API_PREFIX } from '../common/account-api';
+import { AuthsService } from './auths.service';
+import { AuthIdParam } from './dto/auth-id.param';
+import { CreateAuthDto } from './dto/create-auth.dto';
+import { ListAuthsQuery } from './dto/list-auths.query';
+import { ModifyAuthDto } from './dto/modify-auth.dto';
+
+/** Spec endpoints 1–4 (interfaces 100–103). */
+@Controller(`${ACCOUNT_API_PREFIX}/auths`)
+export class AuthsController {
+  constructor(private readonly auths: AuthsService) {}
+
+  @Post(':auth_id')
+  @HttpCode(201)
+  @ApiInterface(AccountInterface.CREATE_AUTH)
+  async create(@CallerApp() app: RegisteredApp, @Param() { auth_id }: AuthIdParam, @Body() dto: CreateAuthDto) {
+    await this.auths.create(app.appToken, auth_id, dto);
+    return accountOk(true);
+  }
+
+  @Put(':auth_id')
+  @HttpCode(201)
+  @ApiInterface(AccountInterface.MODIFY_AUTH)
+  async modify(@CallerApp() app: RegisteredApp, @Param() { auth_id }: AuthIdParam, @Body() dto: ModifyAuthDto) {
+    await this.auths.modify(app.appToken, auth_id, dto);
+    return accountOk(true);
+  }
+
+  @Get()
+  @ApiInterface(AccountInterface.LIST_AUTHS)
+  async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery) {
+    return accountOk(false, await this.auths.list(app.appToken, query));
+  }
+
+  @Get(':auth_id')
+  @ApiInterface(AccountInterface.GET_AUTH)
+  async get(@CallerApp() app: RegisteredApp, @Param() { auth_id }: AuthIdParam) {
+    return accountOk(false, { ...(await this.auths.get(app.appToken, auth_id)) });
+  }
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, Repository } from 'typeorm';
+import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { parseIdList } from '../common/id-list';
+import { isUniqueViolation } from '../common/pg-errors';
+import { TimestampFormatter } from '../common/timestamp';
+import { AuthEntity } from './auth.entity';
+import { type AuthListItem, type AuthView, toAuthListItem, toAuthView } from './auth.view';
+import type { AuthFieldsDto, CreateAuthDto } from './dto/create-auth.dto';
+import type { ListAuthsQuery } from './dto/list-auths.query';
+import type { ModifyAuthDto } from './dto/modify-auth.dto';
+
+/** Entity properties of the optional form fields. */
+const FIELD_COLUMNS = {
+  auth_desc: 'authDesc',
+  auth_state: 'authState',
+  auth_type: 'authType',
+  auth_level: 'authLevel',
+  parent_auth_id: 'parentAuthId',
+  sub_auth_flag: 'subAuthFlag',
+} as const satisfies Record<keyof AuthFieldsDto, keyof AuthEntity>;
+
+/** The rules of auths (spec endpoints 1–4), always within the caller's app. */
+@Injectable()
+export class AuthsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(AuthEntity) private readonly auths: Repository<AuthEntity>,
+    private readonly time: TimestampFormatter,
+  ) {}
+
+  /** 10010 when the id exists (checked first, race-safe through the primary key); 10021 when the parent does not. */
+  async create(appToken: string, authId: string, dto: CreateAuthDto): Promise<void> {
+    try {
+      await this.dataSource.transaction(async (em) => {
+        const values: Partial<AuthEntity> = { appToken, authId, authName: dto.auth_name };
+        for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
+          const value = dto[field as keyof AuthFieldsDto];
+          if (value !== undefined) (values as Record<string, string>)[column] = value;
+        }
+        await em.insert(AuthEntity, values);
+        if (dto.parent_auth_id) {
+          if (dto.parent_auth_id === authId) throw new InvalidParameterException('parent_auth_id', 'cyclic');
+          if (!(await this.exists(em, appToken, dto.parent_auth_id))) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING);
+        }
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'auths_pkey')) throw new ApiException(AccountCodes.AUTH_EXISTS);
+      throw err;
+    }
+  }
+
+  /**
+   * Partial update. 10130 when the auth does not exist; 10131 when the new parent does not;
+   * 90100 (parent_auth_id) when the auth would become its own ancestor. Parent changes of
+   * one app are serialised so that two concurrent changes cannot build a cycle together.
+   */
+  async modify(appToken: string, authId: string, dto: ModifyAuthDto): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const parent = dto.parent_auth_id;
+      if (parent) await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('auths:' || $1, 0))`, [appToken]);
+      const current = await em
+        .createQueryBuilder(AuthEntity, 'a')
+        .setLock('pessimistic_write')
+        .where('a.appToken = :appToken AND a.authId = :authId', { appToken, authId })
+        .getOne();
+      if (!current) throw new ApiException(AccountCodes.AUTH_NOT_FOUND_ON_MODIFY);
+      if (parent) {
+        const chain = await this.ancestry(em, appToken, parent);
+        if (chain.length === 0) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING_ON_MODIFY);
+        if (chain.includes(authId)) throw new InvalidParameterException('parent_auth_id', 'cyclic');
+      }
+      const changes: Record<string, unknown> = { updateTime: () => 'now()' };
+      if (dto.auth_name !== undefined) changes.authName = dto.auth_name;
+      for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
+        const value = dto[field as keyof AuthFieldsDto];
+        if (value !== undefined) changes[column] = value;
+      }
+      await em
+        .createQueryBuilder()
+        .update(AuthEntity)
+        .set(changes)
+        .where('app_token = :appToken AND auth_id = :authId', { appToken, authId })
+        .execute();
+    });
+  }
+
+  /** The auths matching every filter given, in creation order; 10201 (200, count "0") when none. */
+  async list(appToken: string, query: ListAuthsQuery): Promise<{ count: string; list: AuthListItem[] }> {
+    const ids = parseIdList(query.auth_ids, 'auth_ids');
+    const qb = this.auths.createQueryBuilder('a').where('a.appToken = :appToken', { appToken });
+    if (ids.length > 0) qb.andWhere('a.authId = ANY(:ids)', { ids });
+    if (query.auth_state) qb.andWhere('a.authState = :state', { state: query.auth_state });
+    if (query.auth_type) qb.andWhere('a.authType = :type', { type: query.auth_type });
+    if (query.auth_level) qb.andWhere('a.authLevel = :level', { level: query.auth_level });
+    if (query.parent_auth_id) qb.andWhere('a.parentAuthId = :parent', { parent: query.parent_auth_id });
+    else if (query.parent_auth_id === '') qb.andWhere(`(a.parentAuthId IS NULL OR a.parentAuthId = '')`);
+    const rows = await qb.orderBy('a.authSeqId', 'ASC').getMany();
+    if (rows.length === 0) throw new ApiException(AccountCodes.AUTH_LIST_EMPTY, undefined, { count: '0', list: [] });
+    return { count: String(rows.length), list: rows.map((a) => toAuthListItem(a, this.time)) };
+  }
+
+  /** One auth; 10301 (404) when it does not exist. */
+  async get(appToken: string, authId: string): Promise<AuthView> {
+    const auth = await this.auths.findOneBy({ appToken, authId });
+    if (!auth) throw new ApiException(AccountCodes.AUTH_NOT_FOUND);
+    return toAuthView(auth);
+  }
+
+  private async exists(em: EntityManager, appToken: string, authId: string): Promise<boolean> {
+    return em.existsBy(AuthEntity, { appToken, authId });
+  }
+
+  /** `authId` and its ancestors (empty when `authId` does not exist). */
+  private async ancestry(em: EntityManager, appToken: string, authId: string): Promise<string[]> {
+    const rows = (await em.query(
+      `WITH RECURSIVE chain (auth_id, parent_auth_id) AS (
+         SELECT auth_id, parent_auth_id FROM auths WHERE app_token = $1 AND auth_id = $2
+         UNION
+         SELECT a.auth_id, a.parent_auth_id FROM auths a JOIN chain c ON a.app_token = $1 AND a.auth_id = c.parent_auth_id
+       )
+       SELECT auth_id FROM chain`,
+      [appToken, authId],
+    )) as { auth_id: string }[];
+    return rows.map((r) => r.auth_id);
+  }
+}

@@ -1,0 +1,36 @@
+import { Matches, MaxLength } from 'class-validator';
+import { ID_PATTERN, OptionalDigits, OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
+
+export const AUTH_STATES = ['0', '1'] as const;
+export const SUB_AUTH_FLAGS = ['0', '1'] as const;
+
+/** The optional fields of an auth (spec endpoints 1 and 2; lengths are the input lengths). */
+export class AuthFieldsDto {
+  @OptionalText(64)
+  auth_desc?: string;
+
+  /** 0 = NOK, 1 = OK. */
+  @OptionalEnum(AUTH_STATES)
+  auth_state?: string;
+
+  @OptionalText(8)
+  auth_type?: string;
+
+  /** A natural number of at most two digits. */
+  @OptionalDigits(2)
+  auth_level?: string;
+
+  /** An existing auth of the same app; empty: none. */
+  @OptionalField(MaxLength(16), Matches(ID_PATTERN))
+  parent_auth_id?: string;
+
+  /** 0 = no sub-permissions, 1 = has sub-permissions. */
+  @OptionalEnum(SUB_AUTH_FLAGS)
+  sub_auth_flag?: string;
+}
+
+/** Form fields of `POST /auths/{AUTH_ID}`: the name is required. */
+export class CreateAuthDto extends AuthFieldsDto {
+  @RequiredText(32)
+  auth_name!: string;
+}
