@@ -251,6 +251,7 @@ async function runAll() {
 
     // 2. account: start, seed, its cases, its RSS
     const serviceEnv = { account: { ...common, ...accountEnv(ctx) }, location: { ...common, ...locationEnv(ctx) } };
+    ctx.serviceEnv = serviceEnv;
     for (const [name, cases] of [
       ['account', account],
       ['location', location],

@@ -9,6 +9,55 @@ const require = createRequire(import.meta.url);
 const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
 const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
 
+const LBS_PATH = '/lbsapi/api/lbsQuery';
+
+/**
+ * Inland points (WGS-84) of mainland prefectures, far from any border: each request of the
+ * miss path is one of them moved by a few metres (never the same twice).
+ */
+const POINTS = [
+  [116.4074, 39.9042],
+  [121.4737, 31.2304],
+  [113.2644, 23.1291],
+  [114.0579, 22.5431],
+  [104.0665, 30.5723],
+  [106.5516, 29.563],
+  [108.9398, 34.3416],
+  [114.3054, 30.5931],
+  [120.1551, 30.2741],
+  [118.7969, 32.0603],
+  [117.2009, 39.0842],
+  [112.9388, 28.2282],
+  [113.6254, 34.7466],
+  [117.1205, 36.6512],
+  [123.4315, 41.8057],
+  [126.535, 45.8038],
+  [125.3245, 43.8171],
+  [111.6708, 40.8183],
+  [112.5489, 37.8706],
+  [114.5149, 38.0428],
+  [117.2272, 31.8206],
+  [115.8581, 28.682],
+  [119.2965, 26.0745],
+  [106.6302, 26.647],
+  [102.8329, 24.8801],
+  [108.3669, 22.817],
+  [103.8343, 36.0611],
+  [101.7782, 36.6171],
+  [106.2309, 38.4872],
+  [87.6168, 43.8256],
+  [91.1409, 29.6456],
+  [110.3312, 20.0311],
+  [120.3826, 36.0671],
+  [121.6147, 38.914],
+  [118.0894, 24.4798],
+  [113.1227, 23.0288],
+  [120.5853, 31.2989],
+  [119.9741, 31.8112],
+  [121.544, 29.8683],
+  [120.6994, 27.9943],
+];
+
 export function locationEnv(ctx) {
   return {
     REDIS_URL: ctx.redis.url,
@@ -20,11 +69,25 @@ export function locationEnv(ctx) {
 
 export function lbsPath(app, longitude, latitude) {
   const signature = signLbs(hmacKey(app.secret), 'lbsQuery', lbsSignedNames(['longitude', 'latitude']), { longitude, latitude });
-  return `/lbsapi/api/lbsQuery?param.longitude=${longitude}&param.latitude=${latitude}&userToken=${app.appToken}&signature=${signature}`;
+  return `${LBS_PATH}?param.longitude=${longitude}&param.latitude=${latitude}&userToken=${app.appToken}&signature=${signature}`;
 }
 
 export function locationCases(ctx) {
   const { app, targets, redis } = ctx;
+  const lookupBaseline = () => ({
+    script: join(benchDir, 'baselines/offline-lookup.mjs'),
+    spec: { generator: uniquePoints(), expectBody: ['"code":"000"'] },
+  });
+  // Every request a point never asked before, at the service's coordinate precision (6 decimals).
+  const uniquePoints = () => ({
+    kind: 'lbs-unique',
+    path: LBS_PATH,
+    points: POINTS,
+    quantum: 0.000001,
+    decimals: 6,
+    secret: app.secret,
+    userToken: app.appToken,
+  });
   return [
     {
       id: 'lbs-cached',
@@ -47,9 +110,38 @@ export function locationCases(ctx) {
             env: { BENCH_REDIS: JSON.stringify({ url: redis.url, key: added[0] }) },
             spec: { path, expectBody: ['110101'] },
           },
-          notes: 'one key; baseline GETs the key the service stored',
+          notes: 'one key; the baseline GETs the key the service stored',
         };
       },
+    },
+    {
+      id: 'lbs-miss',
+      title: 'offline lbsQuery miss (cache off)',
+      service: 'location',
+      target: { ratio: 0.6 },
+      floorGoal: true,
+      prepare: async () => ({
+        // An instance of its own without Redis and with a one-entry in-process cache, asked
+        // points never asked before: every answer is computed by the offline geocoder.
+        own: {
+          script: join(root, 'apps/location/dist/main.js'),
+          env: { ...ctx.serviceEnv.location, REDIS_URL: '', CACHE_MAX_ENTRIES: '1' },
+          spec: { generator: uniquePoints(), expectBody: ['"code":"000"', '"lbsStat":"1"'] },
+        },
+        baseline: lookupBaseline(),
+        notes: 'unique points, no Redis, 1-entry in-process cache; baseline: the same lookup in node:http',
+      }),
+    },
+    {
+      id: 'lbs-miss-redis',
+      title: 'lbsQuery miss with Redis (unique keys)',
+      service: 'location',
+      floorGoal: true,
+      prepare: async () => ({
+        service: { generator: uniquePoints(), expectBody: ['"code":"000"', '"lbsStat":"1"'] },
+        baseline: lookupBaseline(),
+        notes: 'the production miss path: Redis GET (miss), lookup, Redis SET; no target, for reference',
+      }),
     },
   ];
 }
