@@ -274,8 +274,16 @@ async function runAll() {
           met: false,
           error: err.message,
         });
-        for (const c of cases)
-          rows.push({ id: c.id, title: c.title, notes: `not measured: ${name} did not start`, met: c.target ? false : undefined });
+        for (const c of cases) {
+          const targetText = targetLabel(c.target);
+          rows.push({
+            id: c.id,
+            title: c.title,
+            notes: `not measured: ${name} did not start`,
+            met: c.target ? false : undefined,
+            targetText,
+          });
+        }
         i += cases.length;
         continue;
       }

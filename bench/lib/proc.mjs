@@ -37,7 +37,9 @@ class Child {
     this.profileWaiters = [];
     this.exit = new Promise((resolve) => proc.once('exit', (code, signal) => ((this.exited = true), resolve(signal ?? code))));
     for (const stream of [proc.stdout, proc.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
+      createInterface({ input: stream }).on('line', (raw) => {
+        // Without the colours of Nest's logger.
+        const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
         this.tail.push(line);
         if (this.tail.length > 40) this.tail.shift();
         const m = /^cpu-profile-written (.*)$/.exec(line);
