@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, LogLevel } from '@nestjs/common';
 import { accountEnvelope, applyHttpDefaults } from '@geoaccount/api';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
@@ -7,7 +7,24 @@ import type { AccountConfig } from './config/account.config';
 
 /** Builds the account application with its real wiring (used by main and by the e2e suites). */
 export async function createAccountApp(config: AccountConfig, registry: AppRegistry): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry), { bodyParser: false, logger: ['error', 'warn'] });
+  const app = await NestFactory.create(AppModule.forRoot(config, registry), { bodyParser: false, logger: nestLogLevels(config.LOG_LEVEL) });
   applyHttpDefaults(app, accountEnvelope);
   return app;
+}
+
+/** Nest's own log levels for `LOG_LEVEL` (`silent`: none). */
+function nestLogLevels(level: string): LogLevel[] | false {
+  switch (level) {
+    case 'silent':
+      return false;
+    case 'fatal':
+      return ['fatal'];
+    case 'error':
+      return ['fatal', 'error'];
+    case 'debug':
+    case 'trace':
+      return ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+    default:
+      return ['fatal', 'error', 'warn'];
+  }
 }

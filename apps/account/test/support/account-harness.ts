@@ -48,6 +48,35 @@ export interface HarnessOptions {
   apps?: AppCredential[];
 }
 
+/** A running account service (the real app) on 127.0.0.1, port 0. */
+export interface RunningAccountApp {
+  app: INestApplication;
+  config: AccountConfig;
+  baseUrl: string;
+  client(app: AppCredential, options?: { nonce?: boolean }): AccountClient;
+}
+
+/**
+ * Starts `createAccountApp` on an existing database (e.g. a second instance of a run, or one
+ * on a private server a test stops). Apps A and B are registered, plus `options.apps`.
+ */
+export async function listenAccountApp(databaseUrl: string, options: HarnessOptions = {}): Promise<RunningAccountApp> {
+  const config = loadAccountConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'silent', ...options.env });
+  const registry = new AppRegistry([APP_A, APP_B, ...(options.apps ?? [])]);
+  const app = await createAccountApp(config, registry);
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const client = (cred: AppCredential, opts: { nonce?: boolean } = {}) =>
+    new AccountClient({ baseUrl, appToken: cred.appToken, secret: cred.secret, aesKey: cred.aesKey, aesMode: cred.aesMode, nonce: opts.nonce });
+  return { app, config, baseUrl, client };
+}
+
 /**
  * Boots the real account service for one test file: a fresh database on the server of
  * `DATABASE_URL` (migrated by the service's own start), `createAccountApp` listening on
@@ -55,27 +84,15 @@ export interface HarnessOptions {
  */
 export async function startAccountHarness(options: HarnessOptions = {}): Promise<AccountHarness> {
   const database = await createTestDatabase();
-  let app: INestApplication | undefined;
+  let running: RunningAccountApp | undefined;
   let db: Pool | undefined;
   try {
-    const config = loadAccountConfig({
-      DATABASE_URL: database.url,
-      DATABASE_POOL_SIZE: '20',
-      LOG_LEVEL: 'silent',
-      ...options.env,
-    });
-    const registry = new AppRegistry([APP_A, APP_B, ...(options.apps ?? [])]);
-    app = await createAccountApp(config, registry);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const baseUrl = `http://127.0.0.1:${port}`;
+    running = await listenAccountApp(database.url, options);
     db = new Pool({ connectionString: database.url, max: 4 });
-    const client = (cred: AppCredential, opts: { nonce?: boolean } = {}) =>
-      new AccountClient({ baseUrl, appToken: cred.appToken, secret: cred.secret, aesKey: cred.aesKey, aesMode: cred.aesMode, nonce: opts.nonce });
+    const { app, config, baseUrl, client } = running;
     const pool = db;
-    const nest = app;
     return {
-      app: nest,
+      app,
       config,
       baseUrl,
       a: client(APP_A),
@@ -86,13 +103,13 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
       databaseUrl: database.url,
       client,
       async close() {
-        await nest.close();
+        await app.close();
         await pool.end();
         await dropTestDatabase(database.name, serverUrl());
       },
     };
   } catch (err) {
-    await app?.close().catch(() => undefined);
+    await running?.app.close().catch(() => undefined);
     await db?.end().catch(() => undefined);
     await dropTestDatabase(database.name).catch(() => undefined);
     throw err;

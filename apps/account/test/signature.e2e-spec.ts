@@ -1,0 +1,200 @@
+import { DEMO_APP, signAccount } from '@geoaccount/signing';
+import { APP_A, APP_B, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
+import { seedAuth } from './support/fixtures';
+
+const UNAUTHORIZED = (message: string) => ({ response_code: '90401', response_message: message });
+const OK_CREATED = { response_code: '90000', response_message: 'success' };
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('request signature (CONTRACT §2)', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness();
+    await seedAuth(h.a, 'S1');
+    await seedAuth(h.a, 'S2');
+  });
+  afterAll(() => h?.close());
+
+  it('accepts a correctly signed request, upper-case hex too', async () => {
+    expect((await h.a.getAuth('S1')).status).toBe(200);
+    const ts = now();
+    const sig = signAccount(APP_A.secret, 'GET', APP_A.appToken, { auth_id: 'S1', timestamp: String(ts) });
+    const res = await h.a.getAuth('S1', { timestamp: ts, signature: sig.toUpperCase() });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ response_code: '90000', auth_id: 'S1' });
+  });
+
+  it('refuses a missing signature (401, 90401)', async () => {
+    const res = await h.a.createAuth('S-NOSIG', { auth_name: 'n' }, { signature: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED('bad signature'));
+    expect((await h.a.getAuth('S-NOSIG')).status).toBe(404);
+  });
+
+  it.each([
+    ['all zeros', '0'.repeat(64)],
+    ['too short', 'abc'],
+    ['not hex', 'z'.repeat(64)],
+  ])('refuses a wrong signature: %s (401, 90401)', async (_, signature) => {
+    const res = await h.a.getAuth('S1', { signature });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED('bad signature'));
+  });
+
+  it('refuses a signature made with another app’s secret', async () => {
+    const forger = h.client({ ...APP_A, secret: APP_B.secret });
+    const res = await forger.getAuth('S1');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED('bad signature'));
+  });
+
+  it('refuses a signature made for another path id (it cannot be moved to another resource)', async () => {
+    const get = await h.a.request('GET', '/account/v1.0.1/auths/S2', {}, { auth_id: 'S1' });
+    expect(get.status).toBe(401);
+    expect(get.body).toEqual(UNAUTHORIZED('bad signature'));
+    const put = await h.a.request('PUT', '/account/v1.0.1/auths/S2', { auth_name: 'moved' }, { auth_id: 'S1' });
+    expect(put.status).toBe(401);
+    expect((await h.a.getAuth('S2')).body).toMatchObject({ auth_name: 'name of S2' });
+    const group = await h.a.request('GET', '/account/v1.0.1/authgroups/G2', {}, { group_id: 'G1' });
+    expect(group.status).toBe(401);
+  });
+
+  it('refuses a form field that repeats the path id with another value (400, 90100); the same value is fine', async () => {
+    const other = await h.a.request('PUT', '/account/v1.0.1/auths/S2', { auth_id: 'S1', auth_name: 'x' }, { auth_id: 'S2' });
+    expect(other.status).toBe(400);
+    expect(other.body).toEqual({ response_code: '90100', response_message: 'conflicting auth_id' });
+    const query = await h.a.request('GET', '/account/v1.0.1/authgroups/G1', { group_id: 'G2' }, { group_id: 'G1' });
+    expect(query.status).toBe(400);
+    expect(query.body).toEqual({ response_code: '90100', response_message: 'conflicting group_id' });
+    const same = await h.a.request('PUT', '/account/v1.0.1/auths/S2', { auth_id: 'S2', auth_name: 'same id' }, { auth_id: 'S2' });
+    expect(same.status).toBe(201);
+    expect(same.body).toEqual(OK_CREATED);
+  });
+
+  it('refuses a changed or added field that was not signed', async () => {
+    const changed = await h.a.createAuth('S-TAMPER', { auth_name: 'signed' }, { unsigned: { auth_name: 'sent' } });
+    expect(changed.status).toBe(401);
+    expect(changed.body).toEqual(UNAUTHORIZED('bad signature'));
+    const added = await h.a.listAuths({}, { unsigned: { auth_state: '1' } });
+    expect(added.status).toBe(401);
+    expect((await h.a.getAuth('S-TAMPER')).status).toBe(404);
+  });
+
+  it('signs values with "&" and "=" so they cannot pass for two parameters', async () => {
+    const res = await h.a.createAuth('S-AMP', { auth_name: 'a=1&b=2', auth_desc: '&auth_state=1' });
+    expect(res.status).toBe(201);
+    expect((await h.a.getAuth('S-AMP')).body).toMatchObject({ auth_name: 'a=1&b=2', auth_desc: '&auth_state=1', auth_state: null });
+  });
+
+  it('refuses a missing timestamp (401, 90401)', async () => {
+    const res = await h.a.getAuth('S1', { timestamp: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED('missing timestamp'));
+  });
+
+  it.each([
+    ['6 minutes old', -360],
+    ['6 minutes ahead', 360],
+  ])('refuses a stale timestamp: %s (401, 90401)', async (_, offset) => {
+    const res = await h.a.createAuth('S-STALE', { auth_name: 'n' }, { timestamp: now() + offset });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED('stale timestamp'));
+  });
+
+  it('accepts a timestamp within SIGNATURE_MAX_SKEW_SECONDS (300)', async () => {
+    expect((await h.a.getAuth('S1', { timestamp: now() - 240 })).status).toBe(200);
+    expect((await h.a.getAuth('S1', { timestamp: now() + 240 })).status).toBe(200);
+  });
+
+  it('refuses an unknown or missing app_token (401, 90401)', async () => {
+    const unknown = await h.a.getAuth('S1', { appToken: 'app-ffff' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(UNAUTHORIZED('unknown app_token'));
+    const stranger = h.client({ appToken: 'app-5eeded', secret: 'a-secret-nobody-registered', aesKey: 'k' });
+    expect((await stranger.listAuths()).body).toEqual(UNAUTHORIZED('unknown app_token'));
+    const missing = await h.a.createAuth('S-NOAPP', { auth_name: 'n' }, { appToken: null });
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual(UNAUTHORIZED('unknown app_token'));
+  });
+
+  describe('nonce', () => {
+    let second: RunningAccountApp;
+
+    beforeAll(async () => {
+      // A second instance of the service on the same database.
+      second = await listenAccountApp(h.databaseUrl);
+    });
+    afterAll(() => second?.app.close());
+
+    it('refuses a replayed nonce (401, 90401), on this instance and on another one', async () => {
+      const first = await h.a.createAuth('S-N1', { auth_name: 'n' }, { nonce: 'nonce-1' });
+      expect(first.status).toBe(201);
+      const replay = await h.a.createAuth('S-N2', { auth_name: 'n' }, { nonce: 'nonce-1' });
+      expect(replay.status).toBe(401);
+      expect(replay.body).toEqual(UNAUTHORIZED('replayed nonce'));
+      const elsewhere = await second.client(APP_A).createAuth('S-N3', { auth_name: 'n' }, { nonce: 'nonce-1' });
+      expect(elsewhere.status).toBe(401);
+      expect(elsewhere.body).toEqual(UNAUTHORIZED('replayed nonce'));
+      expect((await h.a.getAuth('S-N2')).status).toBe(404);
+      expect((await h.a.getAuth('S-N3')).status).toBe(404);
+    });
+
+    it('keeps nonces per app, and a fresh nonce per request passes', async () => {
+      expect((await h.b.createAuth('S-N1', { auth_name: 'n' }, { nonce: 'nonce-1' })).status).toBe(201);
+      for (let i = 0; i < 3; i++) expect((await h.aWithNonce.getAuth('S1')).status).toBe(200);
+    });
+
+    it('refuses a nonce of more than 64 characters (400, 90100)', async () => {
+      expect((await h.a.getAuth('S1', { nonce: 'n'.repeat(64) })).status).toBe(200);
+      const res = await h.a.getAuth('S1', { nonce: 'n'.repeat(65) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ response_code: '90100', response_message: 'invalid nonce' });
+    });
+
+    it('does not spend a nonce on a request with a bad signature', async () => {
+      expect((await h.a.getAuth('S1', { nonce: 'nonce-bad', signature: '0'.repeat(64) })).status).toBe(401);
+      expect((await h.a.getAuth('S1', { nonce: 'nonce-bad' })).status).toBe(200);
+    });
+  });
+
+  it('leaves the health probe unsigned', async () => {
+    const res = await fetch(`${h.baseUrl}/health/live`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('request signature with SIGNATURE_MAX_SKEW_SECONDS=0', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness({ env: { SIGNATURE_MAX_SKEW_SECONDS: '0' }, apps: [DEMO_APP] });
+  });
+  afterAll(() => h?.close());
+
+  it('does not require a timestamp', async () => {
+    const res = await h.a.createAuth('Z1', { auth_name: 'n' }, { timestamp: null });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual(OK_CREATED);
+  });
+
+  it('accepts the CONTRACT §2 test vector as sent on the wire', async () => {
+    await seedAuth(h.client(DEMO_APP), 'A100');
+    const body = new URLSearchParams({
+      app_token: 'app-7f3a9c2e41d08b56',
+      auth_name: 'Orders',
+      auth_desc: '',
+      auth_state: '1',
+      auth_level: '2',
+      parent_auth_id: '',
+      sub_auth_flag: '0',
+      timestamp: '1767225600',
+      signature: '3a61aeb79bc6a8751fb90daf846ea9fb735efa3e8d55c61a2ebb7f8963ac7604',
+    });
+    const res = await fetch(`${h.baseUrl}/account/v1.0.1/auths/A100`, { method: 'PUT', body });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual(OK_CREATED);
+    expect((await h.client(DEMO_APP).getAuth('A100')).body).toMatchObject({ auth_name: 'Orders', auth_desc: '', auth_level: '2', parent_auth_id: '' });
+  });
+});
