@@ -111,6 +111,7 @@ function combine(runs) {
 }
 
 function failures(r) {
+  if (r.total === 0) return 'no answer within the measured window';
   const bad = r.non2xx + r.errors + r.timeouts + r.mismatches;
   if (bad === 0) return '';
   const codes = Object.entries(r.statusCodes)
@@ -167,11 +168,12 @@ async function runCase(c, index, total, targets) {
         b = await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
         await preflight(b.url, plan.baseline.spec, `${c.id} baseline`);
       }
+      const connections = c.connections ?? s.connections;
       // Service and baseline alternate, round by round, so a change of the machine's load
       // hits both sides alike.
       for (let r = 0; r < s.rounds; r++) {
-        svcRuns.push(await measure(svcTarget.url, svcSpec, svcTarget, c.id, r));
-        if (b) baseRuns.push(await measure(b.url, plan.baseline.spec, b, `${c.id}-baseline`, r));
+        svcRuns.push(await measure(svcTarget.url, { connections, ...svcSpec }, svcTarget, c.id, r));
+        if (b) baseRuns.push(await measure(b.url, { connections, ...plan.baseline.spec }, b, `${c.id}-baseline`, r));
       }
     } finally {
       await stop(own);
@@ -190,7 +192,12 @@ async function runCase(c, index, total, targets) {
     }
     if (c.floorGoal && floorRps) row.floorRatio = svc.requestsPerSecond / floorRps;
     Object.assign(row, judge(c.target, svc, base));
-    const notes = [plan.notes, failures(svc) && `service: ${failures(svc)}`, base && failures(base) && `baseline: ${failures(base)}`];
+    const notes = [
+      c.connections && c.connections !== s.connections ? `-c ${c.connections}` : '',
+      plan.notes,
+      failures(svc) && `service: ${failures(svc)}`,
+      base && failures(base) && `baseline: ${failures(base)}`,
+    ];
     if (c.floorGoal && row.floorRatio !== undefined) notes.push(`floor goal >= 0.8: ${row.floorRatio >= 0.8 ? 'met' : 'not met'}`);
     row.notes = notes.filter(Boolean).join('; ');
     if (failures(svc)) row.met = false;

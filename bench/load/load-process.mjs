@@ -52,7 +52,11 @@ process.once('message', async ({ spec }) => {
   try {
     if (spec.warmup > 0) {
       process.env.BENCH_LOAD_SPEC = JSON.stringify({ ...spec, phase: 0 });
-      await run(spec, spec.warmup);
+      const warm = await run(spec, spec.warmup);
+      // Requests still in flight when the warm-up window closed are abandoned by the client
+      // but still worked on by the server: let them drain before the measured window.
+      const settleMs = warm.requests.total === 0 ? 5000 : Math.min(5000, Math.max(200, 2 * warm.latency.p99));
+      await new Promise((r) => setTimeout(r, settleMs));
     }
     process.send({ phase: 'warm' });
     await new Promise((resolve) => process.once('message', resolve));
