@@ -77,7 +77,18 @@ const REMAP: Record<string, string | null> = {
 };
 
 /** Traditional → simplified for the characters of Taiwan's county names. */
-const TW_SIMPLIFIED: Record<string, string> = { 臺: '台', 縣: '县', 蘭: '兰', 義: '义', 雲: '云', 東: '东', 連: '连', 門: '门', 蓮: '莲', 園: '园' };
+const TW_SIMPLIFIED: Record<string, string> = {
+  臺: '台',
+  縣: '县',
+  蘭: '兰',
+  義: '义',
+  雲: '云',
+  東: '东',
+  連: '连',
+  門: '门',
+  蓮: '莲',
+  園: '园',
+};
 
 interface Area {
   code: string;
@@ -214,7 +225,8 @@ function readSources(echartsDir: string): SourceFeature[] {
   const fixes = new Map<string, PolygonCoords[]>();
   const fixFile = path.join(echartsDir, 'tianjin-fix', 'jixian.geojson');
   if (existsSync(fixFile)) {
-    for (const f of readJson<GeoJsonCollection>(fixFile).features) fixes.set(String(f.properties.name), geometryPolygons(f.geometry, false));
+    for (const f of readJson<GeoJsonCollection>(fixFile).features)
+      fixes.set(String(f.properties.name), geometryPolygons(f.geometry, false));
   }
   for (const f of out) {
     f.polygons = f.polygons.filter((p) => p.length > 0 && p[0].length > 0);
@@ -367,7 +379,9 @@ function main(): void {
   });
 
   const missing = areas.filter((a) => !byKey.has(a.code));
-  console.log(`  ${CODE_VINTAGE} county codes without a polygon (split off after the source was drawn): ${missing.map((a) => a.code + a.name).join(' ')}`);
+  console.log(
+    `  ${CODE_VINTAGE} county codes without a polygon (split off after the source was drawn): ${missing.map((a) => a.code + a.name).join(' ')}`,
+  );
 
   const countyByCode = new Map(counties.map((c) => [c[0], c]));
   const prefectures: DivisionRow[] = [];
@@ -422,10 +436,15 @@ function main(): void {
   // Agreement of the simplified polygons with the source ones on random mainland points.
   const simplified = new CountyIndex(decodeGeodata(chinaAsset));
   const source = new CountyIndex(
-    decodeGeodata(encodeGeodata({ scale: SCALE, codeVintage: CODE_VINTAGE, simplifyTolerance: 0, builtFrom, provinces, prefectures, counties }, fullPolygons)),
+    decodeGeodata(
+      encodeGeodata(
+        { scale: SCALE, codeVintage: CODE_VINTAGE, simplifyTolerance: 0, builtFrom, provinces, prefectures, counties },
+        fullPolygons,
+      ),
+    ),
   );
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   let inside = 0;
   let same = 0;
   for (let i = 0; i < 100_000; i++) {
@@ -436,7 +455,9 @@ function main(): void {
     inside++;
     if (simplified.lookup(lon, lat) === want) same++;
   }
-  console.log(`simplification keeps ${((100 * same) / inside).toFixed(3)}% of ${inside} answers in China; built in ${Date.now() - started} ms`);
+  console.log(
+    `simplification keeps ${((100 * same) / inside).toFixed(3)}% of ${inside} answers in China; built in ${Date.now() - started} ms`,
+  );
   if (!existsSync(path.join(OUT_DIR, 'china-geodata.bin.gz'))) fail('asset not written');
 }
 

@@ -24,7 +24,7 @@ const SUFFIXES = [
   '盟',
 ] as const;
 
-/** The 55 ethnic minorities' names as they appear in autonomous division names. */
+/** The ethnic minorities' names as they appear in autonomous division names. */
 const ETHNIC = [
   '蒙古',
   '回',
@@ -81,6 +81,8 @@ const ETHNIC = [
   '门巴',
   '珞巴',
   '基诺',
+  // 龙胜各族自治县: "all the nationalities".
+  '各',
 ];
 
 /** One or more ethnic names (each with an optional 族) at the end of a name. */

@@ -126,13 +126,15 @@ export function decodeGeodata(gz: Buffer): Geodata {
   const polyRing = new Uint32Array(header.polygonCount + 1);
   const polyDivision = new Uint32Array(header.polygonCount);
   const ringStarts: number[] = [];
+  const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
+  const end = bytes.length;
   let pos = 8 + jsonLength;
   const readVarint = (): number => {
     let result = 0;
     let mul = 1;
     for (;;) {
-      const b = raw[pos++];
-      if (b === undefined) throw new Error('truncated geodata asset');
+      if (pos >= end) throw new Error('truncated geodata asset');
+      const b = bytes[pos++];
       result += (b & 0x7f) * mul;
       if (b < 0x80) return result;
       mul *= 0x80;
@@ -141,6 +143,7 @@ export function decodeGeodata(gz: Buffer): Geodata {
   let x = 0;
   let y = 0;
   let point = 0;
+  const maxPoint = header.pointCount;
   for (let p = 0; p < header.polygonCount; p++) {
     polyDivision[p] = readVarint();
     polyRing[p] = ringStarts.length;
@@ -148,18 +151,35 @@ export function decodeGeodata(gz: Buffer): Geodata {
     for (let r = 0; r < rings; r++) {
       ringStarts.push(point);
       const n = readVarint();
+      if (point + n > maxPoint) throw new Error('geodata asset is inconsistent with its header');
+      // The hot loop: coordinate deltas are small, so decode the (at most 4-byte) varints inline.
       for (let i = 0; i < n; i++) {
-        const dx = readVarint();
-        const dy = readVarint();
-        x += dx & 1 ? -(dx + 1) / 2 : dx / 2;
-        y += dy & 1 ? -(dy + 1) / 2 : dy / 2;
+        let v = 0;
+        let shift = 0;
+        let b: number;
+        do {
+          if (pos >= end) throw new Error('truncated geodata asset');
+          b = bytes[pos++];
+          v |= (b & 0x7f) << shift;
+          shift += 7;
+        } while (b & 0x80);
+        x += (v >>> 1) ^ -(v & 1);
+        v = 0;
+        shift = 0;
+        do {
+          if (pos >= end) throw new Error('truncated geodata asset');
+          b = bytes[pos++];
+          v |= (b & 0x7f) << shift;
+          shift += 7;
+        } while (b & 0x80);
+        y += (v >>> 1) ^ -(v & 1);
         coords[point * 2] = x;
         coords[point * 2 + 1] = y;
         point++;
       }
     }
   }
-  if (point !== header.pointCount || pos !== raw.length) throw new Error('geodata asset is inconsistent with its header');
+  if (point !== header.pointCount || pos !== end) throw new Error('geodata asset is inconsistent with its header');
   polyRing[header.polygonCount] = ringStarts.length;
   ringStarts.push(point);
   return { header, coords, ringStart: Uint32Array.from(ringStarts), polyRing, polyDivision };

@@ -25,10 +25,19 @@ export interface OfflineGeocoderOptions {
   coastToleranceDegrees?: number;
 }
 
-/** The default folder of the assets: `src/data`, from the sources or from the compiled `dist`. */
+/**
+ * The default folder of the assets: the app's `src/data`, found by walking up from this file,
+ * so that the sources, the compiled `dist` and the build scripts' output all find it.
+ */
 export function defaultDataDir(): string {
-  const candidates = [path.resolve(__dirname, '..', '..', 'data'), path.resolve(__dirname, '..', '..', '..', 'src', 'data')];
-  return candidates.find((dir) => existsSync(path.join(dir, CHINA_GEODATA_FILE))) ?? candidates[0];
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    for (const candidate of [path.join(dir, 'data'), path.join(dir, 'src', 'data')]) {
+      if (existsSync(path.join(candidate, CHINA_GEODATA_FILE))) return candidate;
+    }
+    dir = path.dirname(dir);
+  }
+  return path.resolve(__dirname, '..', '..', 'data');
 }
 
 /** Loads the built assets (a few hundred milliseconds) and returns the `offline` geocoder. */

@@ -34,6 +34,11 @@ export class OfflineGeocoder implements Geocoder {
     this.matcher = new NameMatcher([...divisions.provinces, ...divisions.prefectures, ...divisions.counties]);
   }
 
+  /** The division tables (provinces, prefectures, counties with their seats). */
+  get divisions(): DivisionTable {
+    return this.parts.divisions;
+  }
+
   reverse(longitude: number, latitude: number): Promise<Place | null> {
     return Promise.resolve(this.reverseSync(longitude, latitude));
   }

@@ -4,7 +4,6 @@
  */
 import { feature } from '@rapideditor/country-coder';
 import { around } from 'geokdbush';
-import KDBush from 'kdbush';
 import { WorldCities } from './world-cities-format';
 
 export interface CountryHit {
@@ -17,7 +16,6 @@ export interface CountryHit {
 export interface CityHit {
   name: string;
   iso: string;
-  distanceKm: number;
 }
 
 const zhRegions = new Intl.DisplayNames(['zh-Hans'], { type: 'region', fallback: 'none' });
@@ -40,14 +38,7 @@ export function countryAt(longitude: number, latitude: number): CountryHit | nul
 }
 
 export class NearestCities {
-  private readonly index: KDBush;
-
-  constructor(private readonly cities: WorldCities) {
-    this.index = new KDBush(Math.max(cities.header.count, 1));
-    for (let i = 0; i < cities.header.count; i++) this.index.add(cities.lon[i], cities.lat[i]);
-    if (cities.header.count === 0) this.index.add(0, 0);
-    this.index.finish();
-  }
+  constructor(private readonly cities: WorldCities) {}
 
   get size(): number {
     return this.cities.header.count;
@@ -58,20 +49,8 @@ export class NearestCities {
     const countryIndex = iso === undefined ? -1 : this.cities.header.countries.indexOf(iso);
     if (iso !== undefined && countryIndex < 0) return undefined;
     const filter = countryIndex < 0 ? undefined : (i: number) => this.cities.country[i] === countryIndex;
-    const [i] = around(this.index, longitude, latitude, 1, maxKm, filter);
-    if (i === undefined || i >= this.size) return undefined;
-    return {
-      name: this.cities.names[i],
-      iso: this.cities.header.countries[this.cities.country[i]],
-      distanceKm: haversineKm(longitude, latitude, this.cities.lon[i], this.cities.lat[i]),
-    };
+    const [i] = around(this.cities.index, longitude, latitude, 1, maxKm, filter);
+    if (i === undefined) return undefined;
+    return { name: this.cities.names[i], iso: this.cities.header.countries[this.cities.country[i]] };
   }
-}
-
-export function haversineKm(lon1: number, lat1: number, lon2: number, lat2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 6371 * 2 * Math.asin(Math.min(1, Math.sqrt(a)));
 }

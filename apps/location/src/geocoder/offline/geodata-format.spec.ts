@@ -1,0 +1,41 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { decodeGeodata, encodeGeodata } from './geodata-format';
+
+const header = {
+  scale: 1024,
+  codeVintage: '2023',
+  simplifyTolerance: 0,
+  builtFrom: ['test'],
+  provinces: [['110000', '北京市', 116.4, 39.9] as [string, string, number, number]],
+  prefectures: [],
+  counties: [['110101', '东城区', 116.41, 39.9] as [string, string, number, number]],
+};
+
+describe('geodata asset format', () => {
+  it('round-trips polygons with holes and large jumps between them', () => {
+    const outer = Int32Array.from([0, 0, 10240, 0, 10240, 10240, 0, 10240]);
+    const hole = Int32Array.from([1024, 1024, 2048, 1024, 2048, 2048]);
+    const far = Int32Array.from([138000, 55000, 138001, 55000, 138001, 55001]);
+    const asset = encodeGeodata(header, [
+      { division: 0, rings: [outer, hole] },
+      { division: 0, rings: [far] },
+    ]);
+    const data = decodeGeodata(asset);
+    expect(data.header).toMatchObject({ format: 1, polygonCount: 2, pointCount: 10, codeVintage: '2023' });
+    expect(data.header.counties).toEqual(header.counties);
+    expect(Array.from(data.polyRing)).toEqual([0, 2, 3]);
+    expect(Array.from(data.ringStart)).toEqual([0, 4, 7, 10]);
+    expect(Array.from(data.coords)).toEqual([...outer, ...hole, ...far]);
+    expect(Array.from(data.polyDivision)).toEqual([0, 0]);
+  });
+
+  it('refuses a file that is not a geodata asset', () => {
+    expect(() => decodeGeodata(gzipSync(Buffer.from('NOPE\0\0\0\0')))).toThrow(/bad magic/);
+  });
+
+  it('refuses a truncated asset', () => {
+    const asset = encodeGeodata(header, [{ division: 0, rings: [Int32Array.from([0, 0, 5, 0, 5, 5])] }]);
+    const raw = gunzipSync(asset);
+    expect(() => decodeGeodata(gzipSync(raw.subarray(0, raw.length - 2)))).toThrow(/truncated|inconsistent/);
+  });
+});
