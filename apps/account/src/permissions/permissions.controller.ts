@@ -1,19 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
-import { IsNotEmpty, IsString } from 'class-validator';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { UserLoginIdParam } from '../users/dto/user-login-id.param';
-import { MaxChars, NoNulChar } from '../users/dto/user-field.validators';
+import { UserAuthParams } from './dto/user-auth.params';
 import { PermissionsService } from './permissions.service';
-
-class UserAuthParams extends UserLoginIdParam {
-  @IsString()
-  @IsNotEmpty()
-  @NoNulChar()
-  @MaxChars(16)
-  auth_id!: string;
-}
 
 /** Effective permissions of a user (numbers 205 and 206, beyond the spec, built its way). */
 @Controller(`${ACCOUNT_API_PREFIX}/users/:user_login_id/auths`)

@@ -135,6 +135,16 @@ describe('path and login', () => {
   it('limits user_login_id to 64 characters', async () => {
     expect(await message({ user_login_id: 'x'.repeat(64) }, UserLoginIdParam)).toBeUndefined();
     expect(await message({ user_login_id: 'x'.repeat(65) }, UserLoginIdParam)).toBe('too long user_login_id');
+    expect(await message({ user_login_id: '❤️'.repeat(32) }, UserLoginIdParam)).toBeUndefined();
+    expect(await message({ user_login_id: '❤️'.repeat(33) }, UserLoginIdParam)).toBe('too long user_login_id');
+  });
+
+  it.each(['a,b', ' lead', 'trail ', 'nul\u0000', 'tab\there', ''])('refuses the login id %j', async (id) => {
+    expect(await message({ user_login_id: id }, UserLoginIdParam)).toMatch(/^(invalid|missing) user_login_id$/);
+  });
+
+  it('takes SQL metacharacters and unicode in a login id', async () => {
+    expect(await message({ user_login_id: `o'brien"; DROP TABLE users;--%_\\ 用户🚀` }, UserLoginIdParam)).toBeUndefined();
   });
 
   it.each([
