@@ -22,5 +22,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@geoaccount/(api|signing|client)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    '^@geoaccount/observability$': path.join(__dirname, 'libs/observability/src/index.ts'),
   },
 };
