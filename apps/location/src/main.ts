@@ -15,7 +15,13 @@ async function main(): Promise<void> {
   }
   const app = await createLocationApp(config, registry);
   await app.listen(config.PORT, config.HOST);
-  process.stdout.write(`location listening on http://${config.HOST}:${config.PORT}\n`);
+  process.stdout.write(
+    `location listening on http://${config.HOST}:${config.PORT} (geocoder ${config.GEOCODER}, cells ${config.CELL_SOURCE}, ` +
+      `cache ${config.REDIS_URL ? 'redis' : 'in-process'}, coordinates ${config.COORD_SYSTEM})\n`,
+  );
 }
 
-void main();
+main().catch((err: unknown) => {
+  process.stderr.write(`location: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,14 @@
+/**
+ * The cache port: answers of successful lookups by key. Adapters: Redis (`REDIS_URL`)
+ * and an in-process LRU. A cache never fails a request: an adapter that cannot reach its
+ * store answers "miss" and drops writes.
+ */
+export interface LookupCache {
+  readonly name: string;
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** DI token of the configured `LookupCache`. */
+export const LOOKUP_CACHE = Symbol('LOOKUP_CACHE');

@@ -1,0 +1,30 @@
+import type { LocationConfig } from '../config/location.config';
+import { SERVICE_USER_AGENT } from '../upstream/upstream-http';
+import { upstreamPolicyFromConfig } from '../upstream/upstream-policy';
+import { AmapGeocoder } from './amap/amap.geocoder';
+import type { Geocoder } from './geocoder.port';
+import { NominatimGeocoder } from './nominatim/nominatim.geocoder';
+import { createOfflineGeocoder } from './offline';
+
+/** The adapter named by `GEOCODER`. */
+export async function createGeocoder(config: LocationConfig): Promise<Geocoder> {
+  switch (config.GEOCODER) {
+    case 'amap':
+      return new AmapGeocoder(
+        { key: config.AMAP_KEY ?? '', secret: config.AMAP_SECRET, baseUrl: config.AMAP_BASE_URL, userAgent: SERVICE_USER_AGENT },
+        upstreamPolicyFromConfig('amap', config),
+      );
+    case 'nominatim':
+      return new NominatimGeocoder(
+        {
+          baseUrl: config.NOMINATIM_BASE_URL,
+          userAgent: config.NOMINATIM_USER_AGENT,
+          language: config.NOMINATIM_LANGUAGE,
+          minIntervalMs: config.NOMINATIM_MIN_INTERVAL_MS,
+        },
+        upstreamPolicyFromConfig('nominatim', config),
+      );
+    default:
+      return createOfflineGeocoder();
+  }
+}

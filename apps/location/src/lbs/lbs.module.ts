@@ -1,0 +1,18 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { CacheModule } from '../cache/cache.module';
+import { CellsModule } from '../cells/cells.module';
+import { GeocoderModule } from '../geocoder/geocoder.module';
+import { LbsAccountingMiddleware } from './lbs-accounting.middleware';
+import { LbsController } from './lbs.controller';
+import { LbsService } from './lbs.service';
+
+@Module({
+  imports: [GeocoderModule.forRoot(), CellsModule.forRoot(), CacheModule.forRoot()],
+  controllers: [LbsController],
+  providers: [LbsService],
+})
+export class LbsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(LbsAccountingMiddleware).forRoutes(LbsController);
+  }
+}

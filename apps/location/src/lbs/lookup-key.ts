@@ -1,0 +1,39 @@
+/**
+ * Canonical forms of the lookup parameters and the cache key built from them. The key holds
+ * only what decides an answer: the operation, the sources that compute it, the datum of the
+ * answer, and the normalised parameters — never `productId`, `busdepId` or `merId`.
+ */
+
+/** Decimal degrees with the fixed precision of the service (6 decimals, about 0.1 m). */
+export function formatDegrees(value: number): string {
+  const text = value.toFixed(6);
+  return text === '-0.000000' ? '0.000000' : text;
+}
+
+/** Canonical coordinate text: `116.397`, `116.3970000` and `+116.397` are the same point. */
+export function canonicalDegrees(text: string): string {
+  return formatDegrees(Number(text));
+}
+
+/** Canonical free text: Unicode NFKC (full-width digits and letters folded), trimmed, inner blanks collapsed. */
+export function canonicalText(text: string): string {
+  return text.normalize('NFKC').trim().replace(/\s+/gu, ' ');
+}
+
+/** Canonical integer text: leading zeros dropped (`004600` → `4600`). */
+export function canonicalDigits(text: string): string {
+  return text.replace(/^0+(?=\d)/, '');
+}
+
+export interface KeyContext {
+  prefix: string;
+  /** What computes the answer (e.g. `amap`, `offline+amap` for base stations). */
+  source: string;
+  /** Datum of the coordinates of the answer (COORD_SYSTEM). */
+  datum: string;
+}
+
+/** `<prefix>v1:<op>:<source>:<datum>:<part>:<part>...`, parts percent-encoded so that none can pass for two. */
+export function lookupKey(ctx: KeyContext, operation: string, parts: readonly string[]): string {
+  return `${ctx.prefix}v1:${operation}:${ctx.source}:${ctx.datum}:${parts.map(encodeURIComponent).join(':')}`;
+}

@@ -1,0 +1,144 @@
+import { Logger } from '@nestjs/common';
+import {
+  BrokenCircuitError,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  TaskCancelledError,
+  TimeoutStrategy,
+  circuitBreaker,
+  handleAll,
+  handleWhen,
+  retry,
+  timeout,
+  wrap,
+  type IPolicy,
+} from 'cockatiel';
+import { UpstreamUnavailableError } from '../geocoder/geocoder.port';
+import { UpstreamHttpError } from './upstream-http';
+
+/** The upstream did not answer within `UPSTREAM_TIMEOUT_MS` (retries included). */
+export class UpstreamTimeoutError extends UpstreamUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UpstreamTimeoutError';
+  }
+}
+
+/** An error an adapter marks as worth another try (e.g. AMap's "server busy"). */
+export class TransientUpstreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransientUpstreamError';
+  }
+}
+
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+]);
+
+/** Failures of an idempotent GET that another attempt may not repeat: 5xx, resets, timeouts. */
+export function isTransientFailure(err: unknown): boolean {
+  if (err instanceof BrokenCircuitError) return false;
+  if (err instanceof TaskCancelledError || err instanceof TransientUpstreamError) return true;
+  if (err instanceof UpstreamHttpError) return err.status >= 500 || err.status === 408;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code);
+}
+
+export interface UpstreamPolicyOptions {
+  /** Name of the upstream, in logs and errors. */
+  name: string;
+  /** Total time for an answer, retries and backoff included. */
+  timeoutMs: number;
+  /** Further attempts after a transient failure. */
+  retries: number;
+  /** Consecutive failed attempts that open the circuit. */
+  breakerFailures: number;
+  /** How long the open circuit refuses calls before letting one through. */
+  breakerCooldownMs: number;
+}
+
+/**
+ * Timeout + retry with jittered exponential backoff + circuit breaker around every call to
+ * one upstream. Whatever goes wrong comes out as an `UpstreamUnavailableError`
+ * (`UpstreamTimeoutError` when the time ran out), which the service answers with 503.
+ */
+export class UpstreamPolicy {
+  private readonly logger = new Logger('Upstream');
+  private readonly policy: IPolicy;
+
+  constructor(private readonly options: UpstreamPolicyOptions) {
+    const { name, timeoutMs, retries, breakerFailures, breakerCooldownMs } = options;
+    const total = timeout(timeoutMs, TimeoutStrategy.Aggressive);
+    // One attempt may use most of the budget, but leaves room for a retry after a hang.
+    const perAttempt = timeout(retries > 0 ? Math.max(50, Math.floor(timeoutMs * 0.6)) : timeoutMs, TimeoutStrategy.Aggressive);
+    const retrying = retry(handleWhen(isTransientFailure), {
+      maxAttempts: retries,
+      backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: Math.max(50, Math.floor(timeoutMs / 4)) }),
+    });
+    const breaker = circuitBreaker(handleAll, { halfOpenAfter: breakerCooldownMs, breaker: new ConsecutiveBreaker(breakerFailures) });
+    breaker.onBreak((reason) => {
+      const why = 'error' in reason ? describe(reason.error) : 'isolated';
+      this.logger.warn(`${name}: circuit opened after ${breakerFailures} consecutive failures (last: ${why}); calls refused for ${breakerCooldownMs} ms`);
+    });
+    breaker.onReset(() => this.logger.log(`${name}: circuit closed, upstream answering again`));
+    retrying.onRetry((event) => {
+      const why = 'error' in event ? describe(event.error) : 'result';
+      this.logger.debug(`${name}: attempt ${event.attempt} failed (${why}); retrying in ${Math.round(event.delay)} ms`);
+    });
+    this.policy = wrap(total, retrying, breaker, perAttempt);
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Runs one upstream call; `fn` must honour the signal (it is aborted on timeout). */
+  async run<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    try {
+      return await this.policy.execute(({ signal }) => {
+        // A retry whose backoff outlived the total budget must not reach the upstream.
+        signal.throwIfAborted();
+        return fn(signal);
+      });
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  private translate(err: unknown): UpstreamUnavailableError {
+    const { name, timeoutMs } = this.options;
+    if (err instanceof UpstreamUnavailableError) return err;
+    if (err instanceof TaskCancelledError) return new UpstreamTimeoutError(`${name}: no answer within ${timeoutMs} ms`, { cause: err });
+    if (err instanceof BrokenCircuitError) return new UpstreamUnavailableError(`${name}: circuit open`, { cause: err });
+    return new UpstreamUnavailableError(`${name}: ${describe(err)}`, { cause: err });
+  }
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
+}
+
+/** The policy of one upstream with the service's configured limits. */
+export function upstreamPolicyFromConfig(
+  name: string,
+  config: { UPSTREAM_TIMEOUT_MS: number; UPSTREAM_RETRIES: number; UPSTREAM_BREAKER_FAILURES: number; UPSTREAM_BREAKER_COOLDOWN_MS: number },
+): UpstreamPolicy {
+  return new UpstreamPolicy({
+    name,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    retries: config.UPSTREAM_RETRIES,
+    breakerFailures: config.UPSTREAM_BREAKER_FAILURES,
+    breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
+  });
+}

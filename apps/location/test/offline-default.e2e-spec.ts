@@ -1,0 +1,75 @@
+/**
+ * The embedded default of `pnpm start`: the offline geocoder, the sample cells and the
+ * in-process cache — no network, no Redis.
+ */
+import { type LocationSession, startLocation } from './support/location-session';
+
+describe('embedded default (GEOCODER=offline, no REDIS_URL, sample cells)', () => {
+  let s: LocationSession;
+
+  beforeAll(async () => {
+    s = await startLocation({});
+  });
+  afterAll(() => s?.close());
+
+  it('answers the address of Tiananmen (WGS-84) with lbsStat 1, then 2', async () => {
+    const first = await s.client.lbsQuery({ longitude: '116.391275', latitude: '39.907501' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      code: '000',
+      resultDesc: 'success',
+      lbsStat: '1',
+      provinceName: '北京市',
+      provinceCode: '110000',
+      areaName: '北京市',
+      areaCode: '110100',
+      standardCode: '110101',
+      country: '中国',
+    });
+    expect(first.body.address).toEqual(expect.stringContaining('东城区'));
+    const second = await s.client.lbsQuery({ longitude: '116.391275', latitude: '39.907501' });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ ...first.body, resultDesc: 'success (cache)', lbsStat: '2' });
+  });
+
+  it('answers a country (and no codes) for a point abroad', async () => {
+    const res = await s.client.lbsQuery({ longitude: '2.352200', latitude: '48.856600' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code: '000', lbsStat: '1', provinceCode: null, areaCode: null, standardCode: null });
+    expect(typeof res.body.country).toBe('string');
+  });
+
+  it('answers 404/099 for the open ocean', async () => {
+    const res = await s.client.lbsQuery({ longitude: '-140.000000', latitude: '-40.000000' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: '099', resultDesc: 'nothing found', lbsStat: '0' });
+  });
+
+  it('answers coordinates and the county code of an address, then from the cache', async () => {
+    const first = await s.client.addressQuery({ city: '上海', address: '浦东新区世纪大道100号' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ code: '000', lbsStat: '1', standardCode: '310115' });
+    expect(Object.keys(first.body).sort()).toEqual(['code', 'latitude', 'lbsStat', 'longitude', 'resultDesc', 'standardCode']);
+    expect(Number(first.body.longitude)).toBeCloseTo(121.5, 0);
+    expect(Number(first.body.latitude)).toBeCloseTo(31.2, 0);
+    const second = await s.client.addressQuery({ city: '上海', address: '浦东新区世纪大道100号' });
+    expect(second.body).toEqual({ ...first.body, resultDesc: 'success (cache)', lbsStat: '2' });
+  });
+
+  it('locates a sample cell and names its place, then from the cache', async () => {
+    const first = await s.client.baseStationQuery({ mcc: '460', mnc: '0', lac: '4024', cellid: '10300' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      code: '000',
+      lbsStat: '1',
+      longitude: '114.057868',
+      latitude: '22.543099',
+      provinceCode: '440000',
+      areaName: '深圳市',
+      areaCode: '440300',
+      standardCode: '440304',
+    });
+    const second = await s.client.baseStationQuery({ mcc: '460', mnc: '0', lac: '4024', cellid: '10300' });
+    expect(second.body).toEqual({ ...first.body, resultDesc: 'success (cache)', lbsStat: '2' });
+  });
+});
