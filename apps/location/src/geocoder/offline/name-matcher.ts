@@ -24,6 +24,16 @@ const DEPTH = { province: 1, prefecture: 2, county: 3 } as const;
 /** A short form right before one of these is part of a street or building name (长安街, 中山路). */
 const STREET_AFTER = new Set([...'路街道巷弄门桥大']);
 
+const DIRECTIONS = new Set([...'东西南北中']);
+
+function isStreetAt(text: string, at: number): boolean {
+  const next = text[at];
+  if (next === undefined) return false;
+  if (STREET_AFTER.has(next)) return true;
+  const after = text[at + 1];
+  return DIRECTIONS.has(next) && after !== undefined && STREET_AFTER.has(after);
+}
+
 /** County names that say nothing without their prefecture (山西's 城区, 郊区, 矿区). */
 const GENERIC = new Set(['城区', '郊区', '矿区']);
 
@@ -74,9 +84,8 @@ export class NameMatcher {
         const candidates = this.names.get(name);
         if (!candidates) continue;
         const full = candidates.filter((c) => c.full);
-        const next = text[i + len];
-        // A short form followed by 路/街/... names a street, not the division.
-        const usable = next !== undefined && STREET_AFTER.has(next) ? full : candidates;
+        // A short form followed by 路/街/... (or 东路, 北大街...) names a street, not the division.
+        const usable = isStreetAt(text, i + len) ? full : candidates;
         if (usable.length) {
           found = { start: i, text: name, candidates: usable };
           break;
