@@ -27,6 +27,7 @@ export default tseslint.config(
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:account', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:location', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:reliability', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],
