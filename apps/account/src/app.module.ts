@@ -1,12 +1,13 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { FormBodyMiddleware } from '@geoaccount/api';
+import { ObservabilityModule } from '@geoaccount/observability';
 import type { AppRegistry } from '@geoaccount/signing';
 import { AuthGroupsModule } from './auth-groups/auth-groups.module';
 import { AuthsModule } from './auths/auths.module';
 import { CoreModule } from './common/core.module';
 import type { AccountConfig } from './config/account.config';
 import { DatabaseModule } from './database/database.module';
-import { HealthController } from './health.controller';
+import { HealthModule } from './health/health.module';
 import { LoginModule } from './login/login.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { UsersModule } from './users/users.module';
@@ -17,6 +18,7 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
+        ObservabilityModule.forRoot({ service: 'account', logLevel: config.LOG_LEVEL, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE }),
         CoreModule.forRoot(config, registry),
         DatabaseModule.forRoot(config),
         AuthsModule,
@@ -24,8 +26,8 @@ export class AppModule implements NestModule {
         UsersModule,
         LoginModule,
         PermissionsModule,
+        HealthModule,
       ],
-      controllers: [HealthController],
     };
   }
 

@@ -1,14 +1,24 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import { accountEnvelope, applyHttpDefaults } from '@geoaccount/api';
+import { applyOperations } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import type { AccountConfig } from './config/account.config';
 
 /** Builds the account application with its real wiring (used by main and by the e2e suites). */
 export async function createAccountApp(config: AccountConfig, registry: AppRegistry): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry), { bodyParser: false, logger: nestLogLevels(config.LOG_LEVEL) });
-  applyHttpDefaults(app, accountEnvelope);
+  const app = await NestFactory.create(AppModule.forRoot(config, registry), {
+    bodyParser: false,
+    logger: nestLogLevels(config.LOG_LEVEL),
+    bufferLogs: true,
+  });
+  // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
+  applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false });
+  // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
+  applyOperations(app, {
+    openApi: { title: 'Account service', version: '1.0.1', description: 'Auths, auth groups, users and login of client apps.', formBodies: true },
+  });
   return app;
 }
 

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { installGracefulShutdown } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { createAccountApp } from './app';
 import { type AccountConfig, loadAccountConfig } from './config/account.config';
@@ -32,8 +33,8 @@ async function main(): Promise<void> {
     config.DATABASE_URL = embedded.url;
   }
 
-  // Stop in order on SIGINT/SIGTERM: HTTP server and pool first (Nest's shutdown hooks,
-  // which this awaits), then the embedded database.
+  // A signal while starting stops what has started; once listening, the graceful shutdown
+  // below takes over.
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -62,6 +63,17 @@ async function main(): Promise<void> {
     await embedded?.stop().catch(() => undefined);
     process.exit(1);
   }
+  // SIGTERM/SIGINT: not ready, drain, stop accepting, finish in-flight requests, close the
+  // pool, then stop the embedded database; exit 0 within SHUTDOWN_TIMEOUT_MS.
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  installGracefulShutdown(app, {
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
+    afterClose: async () => {
+      await embedded?.stop();
+    },
+  });
   say(`listening on http://${config.HOST}:${config.PORT}${embedded ? ' (embedded PostgreSQL)' : ''}`);
 }
 

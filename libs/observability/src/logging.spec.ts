@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { DEMO_APP } from '@geoaccount/signing';
 import { type Fixture, createFixtureApp, signedFields } from '../test/fixture-app';
+import { pinoHttpOptions } from './logging';
 
 /** Values that must never appear in a log line. */
 const SECRETS = {
@@ -90,6 +91,13 @@ describe('JSON logs', () => {
     expect(fixture.lines().find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({ level: 'warn' });
   });
 
+  it('keep Nest\'s start-up chatter out of info', () => {
+    const contexts = fixture.lines().map((l) => l.context);
+    expect(contexts).toContain('NestApplication');
+    expect(contexts).not.toContain('RouterExplorer');
+    expect(contexts).not.toContain('InstanceLoader');
+  });
+
   it('keep probes and scrapes out of the request log', async () => {
     const before = fixture.lines().length;
     expect((await request(app.getHttpServer()).get('/metrics')).status).toBe(200);
@@ -109,5 +117,19 @@ describe('LOG_LEVEL', () => {
     } finally {
       await fixture.app.close();
     }
+  });
+});
+
+describe('probe and scrape requests', () => {
+  it('are silent when they succeed and logged when they fail', () => {
+    const level = pinoHttpOptions({ service: 't', level: 'info' }).customLogLevel!;
+    const req = (url: string) => ({ url, headers: {} }) as never;
+    const res = (statusCode: number) => ({ statusCode }) as never;
+    expect(level(req('/health/ready'), res(200), undefined)).toBe('silent');
+    expect(level(req('/metrics'), res(200), undefined)).toBe('silent');
+    expect(level(req('/health/ready'), res(503), undefined)).toBe('error');
+    expect(level(req('/health/live?x=1'), res(200), undefined)).toBe('silent');
+    expect(level(req('/account/v1.0.1/auths'), res(200), undefined)).toBe('info');
+    expect(level(req('/account/v1.0.1/auths'), res(401), undefined)).toBe('warn');
   });
 });

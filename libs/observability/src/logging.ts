@@ -97,11 +97,10 @@ export function pinoHttpOptions(options: LoggingOptions): Options {
     genReqId: (req, res) => assignRequestId(req, res),
     customAttributeKeys: { reqId: 'requestId' },
     quietReqLogger: true,
-    autoLogging: { ignore: (req) => quiet.has(pathOf(req)) },
-    customLogLevel: (_req, res, err): LevelWithSilent => {
+    customLogLevel: (req, res, err): LevelWithSilent => {
       if (err !== undefined || res.statusCode >= 500) return 'error';
       if (res.statusCode >= 400) return 'warn';
-      return 'info';
+      return quiet.has(pathOf(req)) ? 'silent' : 'info';
     },
     customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req)} ${res.statusCode} ${Math.round(responseTime)}ms`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode} failed`,

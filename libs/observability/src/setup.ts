@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, LoggerService } from '@nestjs/common';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
@@ -21,11 +21,44 @@ export interface OperationsOptions {
  * Create the application with `bufferLogs: true` so that start-up logs go through pino too.
  */
 export function applyOperations(app: INestApplication, options: OperationsOptions = {}): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietFrameworkLogger(app.get(Logger)));
   app.use(requestIdMiddleware);
   app.use(app.get<HttpLogger>(HTTP_LOGGER));
   app.use(helmet());
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(drainingMiddleware(app.get(ShutdownState)));
   if (options.openApi) setupOpenApi(app, options.openApi);
+}
+
+/** Nest's start-up chatter (one line per module and route) is debug, not info. */
+const FRAMEWORK_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
+export class QuietFrameworkLogger implements LoggerService {
+  constructor(private readonly inner: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    const context = params[params.length - 1];
+    if (typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context)) this.inner.debug(message, ...params);
+    else this.inner.log(message, ...params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.inner.error(message, ...params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.inner.warn(message, ...params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.inner.debug(message, ...params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.inner.verbose(message, ...params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.inner.fatal(message, ...params);
+  }
 }

@@ -31,7 +31,16 @@ describe('graceful shutdown', () => {
     await app.listen(0, '127.0.0.1');
     const port = (app.getHttpServer().address() as AddressInfo).port;
     const exits: number[] = [];
-    const graceful = installGracefulShutdown(app, { timeoutMs: 5000, drainMs: 800, signals: ['SIGUSR2'], exit: (code) => exits.push(code) });
+    let afterCloseAt = 0;
+    const graceful = installGracefulShutdown(app, {
+      timeoutMs: 5000,
+      drainMs: 800,
+      signals: ['SIGUSR2'],
+      exit: (code) => exits.push(code),
+      afterClose: async () => {
+        afterCloseAt = Date.now();
+      },
+    });
     const state = app.get(ShutdownState);
     const probe = app.get(ShutdownProbe);
     const agent = new Agent({ keepAlive: true });
@@ -58,6 +67,7 @@ describe('graceful shutdown', () => {
       expect(exits).toEqual([0]);
       // the application was closed after the last answer, not before
       expect(probe.closedAt).toBeGreaterThanOrEqual(Math.max(...slowHandlersDone));
+      expect(afterCloseAt).toBeGreaterThanOrEqual(probe.closedAt!);
       expect(probe.closedAt! - signalledAt).toBeLessThan(5000);
       // the listener is gone
       await expect(get(port, '/open/slow')).rejects.toMatchObject({ code: 'ECONNREFUSED' });

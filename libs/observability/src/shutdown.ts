@@ -38,6 +38,8 @@ export interface GracefulShutdownOptions {
   signals?: NodeJS.Signals[];
   /** How long idle sockets are left open after the listener closed (default 500 ms). */
   idleGraceMs?: number;
+  /** Runs after Nest closed the application (e.g. stops an embedded database). */
+  afterClose?: () => Promise<void>;
   /** How the process ends (tests pass their own). */
   exit?: (code: number) => void;
 }
@@ -109,6 +111,7 @@ export function installGracefulShutdown(app: INestApplication, options: Graceful
         await closeServer(app.getHttpServer() as Server, options.idleGraceMs);
         logger.log(`listener closed, in-flight requests done after ${Date.now() - started} ms; closing the application`);
         await app.close();
+        await options.afterClose?.();
         if (timedOut) return 1;
         logger.log(`stopped after ${Date.now() - started} ms`);
         exit(0);

@@ -1,9 +1,13 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, Matches, Max, Min } from 'class-validator';
 import { loadConfig } from '@geoaccount/api';
+import { OperationsConfig } from '@geoaccount/observability';
 
-/** The account service's environment (CONTRACT §1), validated at start. */
-export class AccountConfig {
+/**
+ * The account service's environment (CONTRACT §1), validated at start; the operations
+ * settings (rate limit, shutdown) come from `OperationsConfig`.
+ */
+export class AccountConfig extends OperationsConfig {
   @Type(() => Number) @IsInt() @Min(0) @Max(65535)
   PORT = 3001;
 
@@ -50,7 +54,7 @@ export class AccountConfig {
   SIGNATURE_MAX_SKEW_SECONDS = 300;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL = 'info';
+  override LOG_LEVEL = 'info';
 
   /** argon2id memory cost of password hashes in KiB (OWASP: 19 MiB). */
   @Type(() => Number) @IsInt() @Min(1024) @Max(4194304)

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AccountCodes, ApiException } from '@geoaccount/api';
+import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersService } from '../users/users.service';
@@ -20,21 +21,33 @@ export class LoginService {
     private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly lockout: LoginLockout,
+    private readonly metrics: Metrics,
   ) {}
 
   async login(app: RegisteredApp, userLoginId: string, dto: LoginDto): Promise<UserView> {
     const password = decryptPassword(dto.user_pwd_encrypt, app.aesKey, app.aesMode);
-    if (password === undefined) throw new ApiException(AccountCodes.INVALID_USER_INFO);
-    if (await this.lockout.lockedUntil(app.appToken, userLoginId)) throw new ApiException(AccountCodes.LOGIN_LOCKED);
+    if (password === undefined) {
+      this.metrics.login().failure('undecryptable');
+      throw new ApiException(AccountCodes.INVALID_USER_INFO);
+    }
+    if (await this.lockout.lockedUntil(app.appToken, userLoginId)) {
+      this.metrics.login().failure('locked');
+      throw new ApiException(AccountCodes.LOGIN_LOCKED);
+    }
 
     const user = await this.users.findForLogin(app.appToken, userLoginId);
     const stored = user?.userPwdHash ?? null;
     const check = await this.hasher.check(stored, password);
     if (!user || !check.ok) {
-      await this.lockout.recordFailure(app.appToken, userLoginId);
+      const failures = await this.lockout.recordFailure(app.appToken, userLoginId);
+      this.metrics.login().failure('bad_credentials');
+      if (failures.locked) this.metrics.login().lockout();
       throw new ApiException(AccountCodes.LOGIN_FAILED);
     }
-    if (dto.is_domain_user !== undefined && dto.is_domain_user !== user.isDomainUser) throw new ApiException(AccountCodes.LOGIN_USER_TYPE);
+    if (dto.is_domain_user !== undefined && dto.is_domain_user !== user.isDomainUser) {
+      this.metrics.login().failure('user_type');
+      throw new ApiException(AccountCodes.LOGIN_USER_TYPE);
+    }
 
     await this.lockout.reset(app.appToken, userLoginId);
     if (check.needsRehash && stored) await this.rehash(app.appToken, userLoginId, stored, password);
