@@ -8,7 +8,7 @@ import type { LocationConfig } from './config/location.config';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
 export async function createLocationApp(config: LocationConfig, registry: AppRegistry, options: LocationAppOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), { bufferLogs: true });
+  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
   applyHttpDefaults(app, lbsEnvelope);
   return app;

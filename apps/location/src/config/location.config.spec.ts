@@ -18,8 +18,31 @@ describe('location config', () => {
     ['REDIS_URL', 'localhost:6379'],
     ['CACHE_TTL_SECONDS', '0'],
     ['UPSTREAM_TIMEOUT_MS', 'soon'],
+    ['AMAP_BASE_URL', 'restapi.amap.com'],
+    ['CELL_SOURCE', 'unwired'],
+    ['CELL_TOWERS_MCC', '460;454'],
+    ['CACHE_KEY_PREFIX', 'with space'],
+    ['UPSTREAM_RETRIES', '-1'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadLocationConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadLocationConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));
+  });
+
+  it('requires the key of the upstream chosen', () => {
+    expect(() => loadLocationConfig({ GEOCODER: 'amap' })).toThrow('Invalid environment variable AMAP_KEY: required when GEOCODER=amap');
+    expect(loadLocationConfig({ GEOCODER: 'amap', AMAP_KEY: 'k', AMAP_BASE_URL: 'http://127.0.0.1:8080' })).toMatchObject({ GEOCODER: 'amap', AMAP_KEY: 'k' });
+    expect(() => loadLocationConfig({ CELL_SOURCE: 'opencellid' })).toThrow('Invalid environment variable OPENCELLID_KEY: required when CELL_SOURCE=opencellid');
+  });
+
+  it('has the service defaults for what the contract leaves open', () => {
+    expect(loadLocationConfig({})).toMatchObject({
+      CACHE_KEY_PREFIX: 'lbs:',
+      CELL_SOURCE: 'offline',
+      AMAP_BASE_URL: 'https://restapi.amap.com',
+      NOMINATIM_BASE_URL: 'https://nominatim.openstreetmap.org',
+      NOMINATIM_MIN_INTERVAL_MS: 1000,
+      UPSTREAM_RETRIES: 2,
+      REDIS_COMMAND_TIMEOUT_MS: 250,
+    });
   });
 });

@@ -77,7 +77,6 @@ export class UpstreamPolicy {
 
   constructor(private readonly options: UpstreamPolicyOptions) {
     const { name, timeoutMs, retries, breakerFailures, breakerCooldownMs } = options;
-    const total = timeout(timeoutMs, TimeoutStrategy.Aggressive);
     // One attempt may use most of the budget, but leaves room for a retry after a hang.
     const perAttempt = timeout(retries > 0 ? Math.max(50, Math.floor(timeoutMs * 0.6)) : timeoutMs, TimeoutStrategy.Aggressive);
     const retrying = retry(handleWhen(isTransientFailure), {
@@ -94,23 +93,45 @@ export class UpstreamPolicy {
       const why = 'error' in event ? describe(event.error) : 'result';
       this.logger.debug(`${name}: attempt ${event.attempt} failed (${why}); retrying in ${Math.round(event.delay)} ms`);
     });
-    this.policy = wrap(total, retrying, breaker, perAttempt);
+    this.policy = wrap(retrying, breaker, perAttempt);
   }
 
   get name(): string {
     return this.options.name;
   }
 
-  /** Runs one upstream call; `fn` must honour the signal (it is aborted on timeout). */
+  /**
+   * Runs one upstream call; `fn` must honour the signal (it is aborted on timeout). The
+   * total time, retries and backoff included, is bounded by `timeoutMs`: the answer is an
+   * `UpstreamTimeoutError` then, whatever the call is still doing.
+   */
   async run<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const { name, timeoutMs } = this.options;
+    const total = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new UpstreamTimeoutError(`${name}: no answer within ${timeoutMs} ms`));
+        total.abort();
+      }, timeoutMs);
+    });
+    const call = this.policy.execute(async ({ signal }) => {
+      // A retry whose backoff outlived the total budget must not reach the upstream.
+      signal.throwIfAborted();
+      try {
+        return await fn(signal);
+      } catch (err) {
+        // Whatever the call threw once its signal was aborted, the attempt ran out of time.
+        if (signal.aborted) throw new TransientUpstreamError(`${name}: attempt timed out`);
+        throw err;
+      }
+    }, total.signal);
     try {
-      return await this.policy.execute(({ signal }) => {
-        // A retry whose backoff outlived the total budget must not reach the upstream.
-        signal.throwIfAborted();
-        return fn(signal);
-      });
+      return await Promise.race([call, deadline]);
     } catch (err) {
       throw this.translate(err);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,0 +1,32 @@
+import { canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
+
+describe('lookup keys', () => {
+  it('writes coordinates with six decimals, one text per point', () => {
+    expect(canonicalDegrees('116.397')).toBe('116.397000');
+    expect(canonicalDegrees('+116.3970000')).toBe('116.397000');
+    expect(canonicalDegrees('116.3970004')).toBe('116.397000');
+    expect(canonicalDegrees('-0.0000001')).toBe('0.000000');
+    expect(canonicalDegrees('.5')).toBe('0.500000');
+    expect(formatDegrees(-74.006)).toBe('-74.006000');
+  });
+
+  it('normalises free text: NFKC, trimmed, inner blanks collapsed', () => {
+    expect(canonicalText('  北京市 ')).toBe('北京市');
+    expect(canonicalText('长安街１号')).toBe('长安街1号');
+    expect(canonicalText('Fifth\t  Avenue\u3000 1')).toBe('Fifth Avenue 1');
+  });
+
+  it('drops leading zeros of identifiers', () => {
+    expect(canonicalDigits('00460')).toBe('460');
+    expect(canonicalDigits('0')).toBe('0');
+    expect(canonicalDigits('000')).toBe('0');
+  });
+
+  it('builds keys from the operation, the sources, the datum and the parameters only', () => {
+    const ctx = { prefix: 'lbs:', source: 'amap', datum: 'wgs84' };
+    expect(lookupKey(ctx, 'lbsQuery', ['116.397000', '39.909000'])).toBe('lbs:v1:lbsQuery:amap:wgs84:116.397000:39.909000');
+    // A part cannot pass for two.
+    expect(lookupKey(ctx, 'addressQuery', ['a:b', 'c'])).not.toBe(lookupKey(ctx, 'addressQuery', ['a', 'b:c']));
+    expect(lookupKey({ ...ctx, datum: 'gcj02' }, 'lbsQuery', ['1', '2'])).not.toBe(lookupKey(ctx, 'lbsQuery', ['1', '2']));
+  });
+});
