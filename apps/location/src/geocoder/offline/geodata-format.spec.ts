@@ -25,8 +25,18 @@ describe('geodata asset format', () => {
     expect(data.header.counties).toEqual(header.counties);
     expect(Array.from(data.polyRing)).toEqual([0, 2, 3]);
     expect(Array.from(data.ringStart)).toEqual([0, 4, 7, 10]);
-    expect(Array.from(data.coords)).toEqual([...outer, ...hole, ...far]);
+    // Coordinates come back relative to each polygon's south-west corner.
+    expect(Array.from(data.originX)).toEqual([0, 138000]);
+    expect(Array.from(data.originY)).toEqual([0, 55000]);
+    expect(Array.from(data.maxX)).toEqual([10240, 138001]);
+    expect(Array.from(data.maxY)).toEqual([10240, 55001]);
+    expect(Array.from(data.coords)).toEqual([...outer, ...hole, 0, 0, 1, 0, 1, 1]);
     expect(Array.from(data.polyDivision)).toEqual([0, 0]);
+  });
+
+  it('refuses a polygon wider than the 16-bit local coordinates', () => {
+    const wide = Int32Array.from([0, 0, 70000, 0, 70000, 10]);
+    expect(() => decodeGeodata(encodeGeodata(header, [{ division: 0, rings: [wide] }]))).toThrow(/too wide/);
   });
 
   it('refuses a file that is not a geodata asset', () => {

@@ -44,15 +44,26 @@ export interface EncodedPolygon {
 
 export interface Geodata {
   header: GeodataHeader;
-  /** All coordinates, flat x,y pairs in 1/scale degree. */
-  coords: Int32Array;
+  /**
+   * All coordinates, flat x,y pairs in 1/scale degree, relative to their polygon's origin
+   * (`originX/Y`, the south-west corner of its box): 16 bits per value instead of 32.
+   */
+  coords: Uint16Array;
   /** Start (in points) of every ring in `coords`, plus one final end entry. */
   ringStart: Uint32Array;
   /** Per polygon: its first ring index; `polyRing[i + 1]` ends it (one extra entry). */
   polyRing: Uint32Array;
   /** Per polygon: index into `header.counties`. */
   polyDivision: Uint32Array;
+  /** Per polygon: its bounding box in 1/scale degree (absolute). */
+  originX: Int32Array;
+  originY: Int32Array;
+  maxX: Int32Array;
+  maxY: Int32Array;
 }
+
+/** Widest polygon the 16-bit local coordinates hold, in units. */
+export const MAX_POLYGON_SPAN = 0xffff;
 
 class ByteWriter {
   private buf = new Uint8Array(1 << 20);
@@ -116,15 +127,20 @@ export function encodeGeodata(header: Omit<GeodataHeader, 'format' | 'polygonCou
 }
 
 export function decodeGeodata(gz: Buffer): Geodata {
-  const raw = gunzipSync(gz);
+  // One big output chunk: many small ones fragment the heap and keep the RSS up after loading.
+  const raw = gunzipSync(gz, { chunkSize: 32 * 1024 * 1024 });
   if (raw.toString('latin1', 0, 4) !== GEODATA_MAGIC) throw new Error('not a geodata asset (bad magic)');
   const jsonLength = raw.readUInt32LE(4);
   const header = JSON.parse(raw.toString('utf8', 8, 8 + jsonLength)) as GeodataHeader;
   if (header.format !== GEODATA_FORMAT) throw new Error(`unsupported geodata format ${header.format}`);
 
-  const coords = new Int32Array(header.pointCount * 2);
+  const coords = new Uint16Array(header.pointCount * 2);
   const polyRing = new Uint32Array(header.polygonCount + 1);
   const polyDivision = new Uint32Array(header.polygonCount);
+  const originX = new Int32Array(header.polygonCount);
+  const originY = new Int32Array(header.polygonCount);
+  const maxX = new Int32Array(header.polygonCount);
+  const maxY = new Int32Array(header.polygonCount);
   const ringStarts: number[] = [];
   const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
   const end = bytes.length;
@@ -140,6 +156,8 @@ export function decodeGeodata(gz: Buffer): Geodata {
       mul *= 0x80;
     }
   };
+  // Absolute coordinates of the polygon being read, before they are made relative.
+  let scratch = new Int32Array(1 << 16);
   let x = 0;
   let y = 0;
   let point = 0;
@@ -148,10 +166,20 @@ export function decodeGeodata(gz: Buffer): Geodata {
     polyDivision[p] = readVarint();
     polyRing[p] = ringStarts.length;
     const rings = readVarint();
+    const first = point;
+    let minPX = Infinity;
+    let minPY = Infinity;
+    let maxPX = -Infinity;
+    let maxPY = -Infinity;
     for (let r = 0; r < rings; r++) {
       ringStarts.push(point);
       const n = readVarint();
       if (point + n > maxPoint) throw new Error('geodata asset is inconsistent with its header');
+      if ((point + n - first) * 2 > scratch.length) {
+        const bigger = new Int32Array(Math.max(scratch.length * 2, (point + n - first) * 2));
+        bigger.set(scratch);
+        scratch = bigger;
+      }
       // The hot loop: coordinate deltas are small, so decode the (at most 4-byte) varints inline.
       for (let i = 0; i < n; i++) {
         let v = 0;
@@ -173,14 +201,30 @@ export function decodeGeodata(gz: Buffer): Geodata {
           shift += 7;
         } while (b & 0x80);
         y += (v >>> 1) ^ -(v & 1);
-        coords[point * 2] = x;
-        coords[point * 2 + 1] = y;
+        const k = (point - first) * 2;
+        scratch[k] = x;
+        scratch[k + 1] = y;
+        if (x < minPX) minPX = x;
+        if (x > maxPX) maxPX = x;
+        if (y < minPY) minPY = y;
+        if (y > maxPY) maxPY = y;
         point++;
       }
+    }
+    if (point === first) throw new Error('geodata asset has an empty polygon');
+    if (maxPX - minPX > MAX_POLYGON_SPAN || maxPY - minPY > MAX_POLYGON_SPAN)
+      throw new Error(`geodata polygon ${p} is too wide for 16-bit coordinates`);
+    originX[p] = minPX;
+    originY[p] = minPY;
+    maxX[p] = maxPX;
+    maxY[p] = maxPY;
+    for (let k = 0; k < (point - first) * 2; k += 2) {
+      coords[first * 2 + k] = scratch[k] - minPX;
+      coords[first * 2 + k + 1] = scratch[k + 1] - minPY;
     }
   }
   if (point !== header.pointCount || pos !== end) throw new Error('geodata asset is inconsistent with its header');
   polyRing[header.polygonCount] = ringStarts.length;
   ringStarts.push(point);
-  return { header, coords, ringStart: Uint32Array.from(ringStarts), polyRing, polyDivision };
+  return { header, coords, ringStart: Uint32Array.from(ringStarts), polyRing, polyDivision, originX, originY, maxX, maxY };
 }

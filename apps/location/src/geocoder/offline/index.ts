@@ -7,12 +7,13 @@ import { DivisionTable } from './divisions';
 import { decodeGeodata } from './geodata-format';
 import { OfflineGeocoder } from './offline.geocoder';
 import { decodeWorldCities } from './world-cities-format';
-import { NearestCities } from './world-places';
+import { CountryBorders, NearestCities } from './world-places';
 
 export { OfflineGeocoder } from './offline.geocoder';
 
 export const CHINA_GEODATA_FILE = 'china-geodata.bin.gz';
 export const WORLD_CITIES_FILE = 'world-cities.bin.gz';
+export const WORLD_COUNTRIES_FILE = 'world-countries.bin.gz';
 
 export interface OfflineGeocoderOptions {
   /** Folder holding the assets; default: the app's `src/data` (found from `src` and `dist`). */
@@ -44,14 +45,16 @@ export function defaultDataDir(): string {
 export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}): Promise<Geocoder & OfflineGeocoder> {
   const dataDir = options.dataDir ?? defaultDataDir();
   const withCities = options.worldCities ?? true;
-  const [china, world] = await Promise.all([
+  const [china, countries, world] = await Promise.all([
     readFile(path.join(dataDir, CHINA_GEODATA_FILE)),
+    readFile(path.join(dataDir, WORLD_COUNTRIES_FILE)),
     withCities ? readFile(path.join(dataDir, WORLD_CITIES_FILE)) : Promise.resolve(undefined),
   ]);
   const geodata = decodeGeodata(china);
   return new OfflineGeocoder({
     counties: new CountyIndex(geodata),
     divisions: new DivisionTable(geodata.header),
+    countries: new CountryBorders(decodeGeodata(countries)),
     cities: world ? new NearestCities(decodeWorldCities(world)) : undefined,
     nearestCityMaxKm: options.nearestCityMaxKm ?? 100,
     coastToleranceDegrees: options.coastToleranceDegrees ?? 0.03,

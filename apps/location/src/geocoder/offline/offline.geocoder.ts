@@ -8,11 +8,12 @@ import { Datum, Geocoder, Place } from '../geocoder.port';
 import { CountyIndex } from './county-index';
 import { CHINA, Division, DivisionTable, isRegion } from './divisions';
 import { NameMatcher } from './name-matcher';
-import { NearestCities, countryAt } from './world-places';
+import { CountryBorders, NearestCities } from './world-places';
 
 export interface OfflineGeocoderParts {
   counties: CountyIndex;
   divisions: DivisionTable;
+  countries: CountryBorders;
   /** Absent when the world-cities asset is not loaded: abroad, the country only. */
   cities?: NearestCities;
   /** Furthest GeoNames place named for a point abroad, in km. */
@@ -55,7 +56,7 @@ export class OfflineGeocoder implements Geocoder {
 
     // Country borders are WGS-84; the shift applies to points in China only.
     const [wLon, wLat] = gcj02ToWgs84(longitude, latitude);
-    const country = countryAt(wLon, wLat);
+    const country = this.parts.countries.at(wLon, wLat);
     const inChina = country !== null && country.iso in CHINA_ISO;
     if (country === null || inChina) {
       // Coasts and borders: the slivers between simplified polygons, the beach beyond them.

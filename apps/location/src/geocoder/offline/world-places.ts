@@ -1,10 +1,12 @@
 /**
- * Points outside the county polygons: the country from `@rapideditor/country-coder` (borders
- * with territorial waters, WGS-84) and the nearest GeoNames populated place.
+ * Points outside the county polygons: the country (borders with territorial waters from
+ * `@rapideditor/country-coder`, built into a compact polygon asset, WGS-84) and the nearest
+ * GeoNames populated place.
  */
-import { feature } from '@rapideditor/country-coder';
 import { around } from 'geokdbush';
-import { WorldCities } from './world-cities-format';
+import { CountyIndex } from './county-index';
+import { Geodata } from './geodata-format';
+import { WorldCities, cityName } from './world-cities-format';
 
 export interface CountryHit {
   /** ISO 3166-1 alpha-2 (territories such as HK, MO, TW included). */
@@ -28,13 +30,28 @@ export function countryName(iso: string, fallback?: string): string {
   }
 }
 
-/** The country or territory holding a point (WGS-84 degrees), or null at sea. */
-export function countryAt(longitude: number, latitude: number): CountryHit | null {
-  const territory = feature([longitude, latitude], { level: 'territory' });
-  const country = feature([longitude, latitude]);
-  const props = territory?.properties.iso1A2 ? territory.properties : country?.properties;
-  if (!props?.iso1A2) return null;
-  return { iso: props.iso1A2, name: countryName(props.iso1A2, props.nameEn) };
+/** Country and territory borders: each polygon's division row is `[iso, English name, 0, 0]`. */
+export class CountryBorders {
+  private readonly index: CountyIndex;
+  private readonly hits: (CountryHit | undefined)[];
+
+  constructor(private readonly data: Geodata) {
+    this.index = new CountyIndex(data);
+    this.hits = new Array<CountryHit | undefined>(data.header.counties.length);
+  }
+
+  /** The country or territory holding a point (WGS-84 degrees), or null at sea. */
+  at(longitude: number, latitude: number): CountryHit | null {
+    const i = this.index.lookup(longitude, latitude);
+    if (i < 0) return null;
+    let hit = this.hits[i];
+    if (!hit) {
+      const [iso, nameEn] = this.data.header.counties[i];
+      hit = { iso, name: countryName(iso, nameEn) };
+      this.hits[i] = hit;
+    }
+    return hit;
+  }
 }
 
 export class NearestCities {
@@ -51,6 +68,6 @@ export class NearestCities {
     const filter = countryIndex < 0 ? undefined : (i: number) => this.cities.country[i] === countryIndex;
     const [i] = around(this.cities.index, longitude, latitude, 1, maxKm, filter);
     if (i === undefined) return undefined;
-    return { name: this.cities.names[i], iso: this.cities.header.countries[this.cities.country[i]] };
+    return { name: cityName(this.cities, i), iso: this.cities.header.countries[this.cities.country[i]] };
   }
 }
