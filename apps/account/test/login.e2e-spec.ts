@@ -105,8 +105,9 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
       unknown.push(tu);
     }
     const ratio = median(unknown) / median(wrong);
-    expect(ratio).toBeGreaterThan(0.6);
-    expect(ratio).toBeLessThan(1.6);
+    // Without the dummy check an unknown login id would answer many times faster.
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(2.5);
     // An OWASP argon2id check is real work: a login that answered at once skipped it.
     expect(median(unknown)).toBeGreaterThan(5);
   });
