@@ -193,6 +193,28 @@ describe('auths (interfaces 100-103)', () => {
       expect((await h.a.getAuth('L-CJK')).body).toMatchObject({ auth_name: name });
       expect((await h.a.createAuth('O-CJK', { auth_name: '权'.repeat(33) })).body).toEqual(invalid('too long auth_name'));
     });
+
+    it('counts code points as PostgreSQL does: an emoji with a variation selector is two', async () => {
+      // '❤️' is U+2764 U+FE0F: two characters for the varchar(32) column.
+      const name = '❤️'.repeat(16);
+      expect((await h.a.createAuth('L-EMOJI', { auth_name: name })).status).toBe(201);
+      expect((await h.a.getAuth('L-EMOJI')).body).toMatchObject({ auth_name: name });
+      const over = await h.a.createAuth('O-EMOJI', { auth_name: `${name}x` });
+      expect(over.status).toBe(400);
+      expect(over.body).toEqual(invalid('too long auth_name'));
+      const groupOver = await h.a.createGroup('O-EMOJI', { group_name: `${name}x` });
+      expect(groupOver.status).toBe(400);
+      expect(groupOver.body).toEqual(invalid('too long group_name'));
+    });
+
+    it('refuses a NUL character in a text field (400, 90100), never a 500', async () => {
+      const res = await h.a.createAuth('NUL', { auth_name: 'a\u0000b' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(invalid('invalid auth_name'));
+      const desc = await h.a.createAuth('NUL', { auth_name: 'n', auth_desc: '\u0000' });
+      expect(desc.status).toBe(400);
+      expect(desc.body).toEqual(invalid('invalid auth_desc'));
+    });
   });
 
   describe('SQL metacharacters and unicode', () => {

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsIn, IsNotEmpty, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Matches, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
 
 /**
  * An optional form or query field: absent keeps / ignores it, an empty string is a value
@@ -9,18 +9,19 @@ export function OptionalField(...rules: PropertyDecorator[]): PropertyDecorator 
   return applyDecorators(
     ValidateIf((_: object, value: unknown) => value !== undefined && value !== ''),
     IsString(),
+    NoNulChar(),
     ...rules,
   );
 }
 
 /** A required, non-empty field of at most `max` characters. */
 export function RequiredText(max: number): PropertyDecorator {
-  return applyDecorators(IsString(), IsNotEmpty(), MaxLength(max));
+  return applyDecorators(IsString(), IsNotEmpty(), NoNulChar(), MaxChars(max));
 }
 
 /** An optional text field of at most `max` characters. */
 export function OptionalText(max: number): PropertyDecorator {
-  return OptionalField(MaxLength(max));
+  return OptionalField(MaxChars(max));
 }
 
 /** An optional field with an enumerated value; empty is allowed (unset). */
@@ -30,7 +31,7 @@ export function OptionalEnum(values: readonly string[]): PropertyDecorator {
 
 /** An optional natural number of at most `maxDigits` digits. */
 export function OptionalDigits(maxDigits: number): PropertyDecorator {
-  return OptionalField(MaxLength(maxDigits), Matches(/^\d+$/));
+  return OptionalField(MaxChars(maxDigits), Matches(/^\d+$/));
 }
 
 /**
@@ -40,5 +41,36 @@ export function OptionalDigits(maxDigits: number): PropertyDecorator {
 export const ID_PATTERN = /^(?![\s])[^,\p{Cc}]*(?<![\s])$/u;
 
 export function RecordId(max: number): PropertyDecorator {
-  return applyDecorators(IsString(), IsNotEmpty(), MaxLength(max), Matches(ID_PATTERN));
+  return applyDecorators(IsString(), IsNotEmpty(), MaxChars(max), Matches(ID_PATTERN));
+}
+
+/**
+ * At most `max` characters, counted as PostgreSQL counts them (code points), so that what
+ * passes here always fits its `varchar(max)` column. Reported as a `maxLength` failure.
+ */
+export function MaxChars(max: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'maxLength',
+      constraints: [max],
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          if (value.length <= max) return true;
+          let count = 0;
+          for (const _ of value) if (++count > max) return false;
+          return true;
+        },
+      },
+    },
+    options,
+  );
+}
+
+/** No NUL character (PostgreSQL text cannot hold one). */
+export function NoNulChar(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'noNulChar', validator: { validate: (value: unknown) => typeof value === 'string' && !value.includes('\u0000') } },
+    options,
+  );
 }

@@ -1,5 +1,4 @@
-import { MaxLength } from 'class-validator';
-import { OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
+import { MaxChars, OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
 
 export const GROUP_STATES = ['0', '1'] as const;
 
@@ -15,7 +14,7 @@ export class GroupFieldsDto {
   group_state?: string;
 
   /** Comma-separated ids of existing auths of the same app; empty: none. */
-  @OptionalField(MaxLength(1024))
+  @OptionalField(MaxChars(1024))
   group_auths?: string;
 }
 

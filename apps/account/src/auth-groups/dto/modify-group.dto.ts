@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsString, ValidateIf } from 'class-validator';
+import { MaxChars, NoNulChar } from '../../common/field-rules';
 import { GroupFieldsDto } from './create-group.dto';
 
 /**
@@ -10,6 +11,7 @@ export class ModifyGroupDto extends GroupFieldsDto {
   @ValidateIf((_: object, value: unknown) => value !== undefined)
   @IsString()
   @IsNotEmpty()
-  @MaxLength(32)
+  @NoNulChar()
+  @MaxChars(32)
   group_name?: string;
 }

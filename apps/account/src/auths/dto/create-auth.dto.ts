@@ -1,5 +1,5 @@
-import { Matches, MaxLength } from 'class-validator';
-import { ID_PATTERN, OptionalDigits, OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
+import { Matches } from 'class-validator';
+import { ID_PATTERN, MaxChars, OptionalDigits, OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
 
 export const AUTH_STATES = ['0', '1'] as const;
 export const SUB_AUTH_FLAGS = ['0', '1'] as const;
@@ -21,7 +21,7 @@ export class AuthFieldsDto {
   auth_level?: string;
 
   /** An existing auth of the same app; empty: none. */
-  @OptionalField(MaxLength(16), Matches(ID_PATTERN))
+  @OptionalField(MaxChars(16), Matches(ID_PATTERN))
   parent_auth_id?: string;
 
   /** 0 = no sub-permissions, 1 = has sub-permissions. */

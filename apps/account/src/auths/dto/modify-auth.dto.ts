@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsString, ValidateIf } from 'class-validator';
+import { MaxChars, NoNulChar } from '../../common/field-rules';
 import { AuthFieldsDto } from './create-auth.dto';
 
 /**
@@ -9,6 +10,7 @@ export class ModifyAuthDto extends AuthFieldsDto {
   @ValidateIf((_: object, value: unknown) => value !== undefined)
   @IsString()
   @IsNotEmpty()
-  @MaxLength(32)
+  @NoNulChar()
+  @MaxChars(32)
   auth_name?: string;
 }

@@ -1,5 +1,7 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
+export { MaxChars, NoNulChar } from '../../common/field-rules';
+
 /** Spec lengths of the user fields (input). */
 export const USER_LIMITS = {
   user_login_id: 64,
@@ -82,37 +84,6 @@ export function IsDigitsInRange(min: number, max: number, options?: ValidationOp
         validate: (value: unknown) => typeof value === 'string' && /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max,
       },
     },
-    options,
-  );
-}
-
-/**
- * At most `max` characters, counted as PostgreSQL counts them (code points), so that what
- * passes here always fits its `varchar(max)` column. Reported as a `maxLength` failure.
- */
-export function MaxChars(max: number, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'maxLength',
-      constraints: [max],
-      validator: {
-        validate: (value: unknown) => {
-          if (typeof value !== 'string') return false;
-          if (value.length <= max) return true;
-          let count = 0;
-          for (const _ of value) if (++count > max) return false;
-          return true;
-        },
-      },
-    },
-    options,
-  );
-}
-
-/** No NUL character (PostgreSQL text cannot hold one). */
-export function NoNulChar(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    { name: 'noNulChar', validator: { validate: (value: unknown) => typeof value === 'string' && !value.includes('\u0000') } },
     options,
   );
 }
