@@ -321,6 +321,8 @@ function resolveCodes(features: SourceFeature[], areas: Area[]): { resolved: Res
     else if (f.file === 'aomen.geojson') resolved.push({ key: `820000:${f.name}`, code: '820000', name: f.name, polygons: f.polygons });
     else if (f.file.startsWith('tai2_wan1')) {
       const county = String(f.props.COUNTYNAME ?? f.name).replace(/./g, (c) => TW_SIMPLIFIED[c] ?? c);
+      // 金门县 is also drawn under 福建 with its 2023 code (350527): that one answers.
+      if (county === '金门县' && resolved.some((r) => r.code === '350527')) continue;
       resolved.push({ key: `710000:${county}`, code: '710000', name: county, polygons: f.polygons });
     }
   }

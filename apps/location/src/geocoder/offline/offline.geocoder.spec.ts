@@ -98,6 +98,28 @@ describe('OfflineGeocoder (built assets)', () => {
     });
   });
 
+  describe('division seats', () => {
+    it('every county, prefecture and province seat lies in its own division', () => {
+      const { counties, prefectures, provinces } = geocoder.divisions;
+      const astray = [
+        ...counties.filter((c) => {
+          const place = geocoder.reverseSync(c.lon, c.lat);
+          return /^(71|81|82)/.test(c.code) ? place?.areaName !== c.name : place?.standardCode !== c.code;
+        }),
+        ...prefectures.filter((p) => geocoder.reverseSync(p.lon, p.lat)?.areaCode !== p.code),
+        ...provinces.filter((p) => geocoder.reverseSync(p.lon, p.lat)?.provinceCode !== p.code),
+      ].map((d) => `${d.code} ${d.name}`);
+      expect(counties.length).toBeGreaterThan(2800);
+      expect(prefectures.length).toBeGreaterThan(300);
+      expect(provinces).toHaveLength(34);
+      expect(astray).toEqual([]);
+    });
+
+    it('answers 金门县 with its 2023 code under 福建', async () => {
+      expect(await geocoder.reverse(118.35, 24.45)).toMatchObject({ provinceCode: '350000', areaCode: '350500', standardCode: '350527' });
+    });
+  });
+
   describe('forward', () => {
     it('北京市 + 长安街1号 → the municipality, its seat in 东城区', async () => {
       const place = await geocoder.forward('北京市', '长安街1号');
