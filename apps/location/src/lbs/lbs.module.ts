@@ -10,6 +10,8 @@ import { LbsService } from './lbs.service';
   imports: [GeocoderModule.forRoot(), CellsModule.forRoot(), CacheModule.forRoot()],
   controllers: [LbsController],
   providers: [LbsService],
+  // The health checks read the adapters' state.
+  exports: [GeocoderModule, CellsModule, CacheModule],
 })
 export class LbsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
