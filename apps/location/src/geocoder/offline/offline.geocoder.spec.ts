@@ -165,6 +165,15 @@ describe('OfflineGeocoder (built assets)', () => {
       expect((await geocoder.reverse(place!.longitude, place!.latitude))?.areaCode).toBe('440300');
     });
 
+    it('Hong Kong and Taiwan by name: the region, its seat in its government district', async () => {
+      const hk = await geocoder.forward('香港', '');
+      expect(hk).toMatchObject({ provinceName: '香港特别行政区', provinceCode: '810000', standardCode: '810000' });
+      expect((await geocoder.reverse(hk!.longitude, hk!.latitude))?.areaName).toBe('中西区');
+      const taipei = await geocoder.forward('台湾', '台北市');
+      expect(taipei).toMatchObject({ provinceCode: '710000', areaName: '台北市', address: '台湾省台北市' });
+      expect(taipei?.standardCode).toBeUndefined();
+    });
+
     it('answers null when no division is named', async () => {
       expect(await geocoder.forward('Springfield', 'Main Street 1')).toBeNull();
       expect(await geocoder.forward('', '')).toBeNull();
