@@ -68,9 +68,9 @@ async function measure(url, spec, profiled, label, round) {
     { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, ...spec },
     profile
       ? {
-          onMeasureStart: () => void profiled.toggleProfile(),
+          onMeasureStart: () => profiled.startProfile(),
           onMeasureEnd: async () => {
-            profileFile = await profiled.toggleProfile();
+            profileFile = await profiled.stopProfile();
           },
         }
       : {},
@@ -306,7 +306,9 @@ async function runAll() {
         rssMb: rss,
         targetText: '< 200 MB',
         met: rss < 200,
-        notes: `VmRSS of pid ${child.pid} after ${cases.length} cases`,
+        notes: child.exited
+          ? `the service exited during the run:\n${child.describe()}`
+          : `VmRSS of pid ${child.pid} after ${cases.length} cases`,
       });
       say(`  ${name} RSS after its cases: ${Math.round(rss)} MB`);
       await stop(child);

@@ -1,21 +1,24 @@
-// Preloaded (`node --require`) into a measured process when BENCH_PROFILE=1. SIGUSR2 starts the
-// V8 CPU profiler; the next SIGUSR2 stops it and writes the profile to the path announced in
-// BENCH_CPU_PROFILE_DIR as `<pid>-<n>.cpuprofile`, then prints `cpu-profile-written <file>` on
-// stderr. Unlike `--cpu-prof`, this profiles only the measured window and works when the
-// process ends by a signal.
+// Preloaded (`node --require`) into a measured process when BENCH_PROFILE=1. The harness's
+// IPC message 'cpu-profile' starts the V8 CPU profiler; the next one stops it and writes
+// `<BENCH_CPU_PROFILE_DIR>/<pid>-<n>.cpuprofile`, then prints `cpu-profile-written <file>` on
+// stderr. Unlike `--cpu-prof`, this profiles only the measured window and works whatever way
+// the process ends. (Not a signal: NestJS's shutdown hooks stop the app on SIGUSR2.)
 'use strict';
 const inspector = require('node:inspector');
 const { writeFileSync, mkdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 const dir = process.env.BENCH_CPU_PROFILE_DIR;
-if (dir) {
+if (dir && process.channel) {
   mkdirSync(dir, { recursive: true });
+  // The channel must not keep the process alive, nor reach the application.
+  process.channel.unref();
   const session = new inspector.Session();
   session.connect();
   let running = false;
   let n = 0;
-  process.on('SIGUSR2', () => {
+  process.on('message', (msg) => {
+    if (msg !== 'cpu-profile') return;
     if (!running) {
       running = true;
       session.post('Profiler.enable', () =>

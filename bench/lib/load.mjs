@@ -29,9 +29,8 @@ export function drive(spec, { onMeasureStart, onMeasureEnd } = {}) {
           await onMeasureStart?.();
           child.send({ go: true });
         } else if (msg.result) {
-          await onMeasureEnd?.();
           settled = true;
-          resolve(msg.result);
+          Promise.resolve(onMeasureEnd?.()).then(() => resolve(msg.result), reject);
         } else if (msg.error) {
           fail(new Error(`load generator: ${msg.error}`));
         }

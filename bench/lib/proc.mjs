@@ -55,15 +55,21 @@ class Child {
 
   /** Resident set size in MB, from /proc/<pid>/status (VmRSS). */
   rssMb() {
+    if (this.exited) return NaN;
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
     const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
     return m ? Number(m[1]) / 1024 : NaN;
   }
 
-  /** Starts (first call) or stops and writes (second call) the CPU profile; resolves with the file. */
-  toggleProfile() {
+  /** Starts the CPU profiler (BENCH_PROFILE=1 processes only). */
+  startProfile() {
+    this.proc.send('cpu-profile');
+  }
+
+  /** Stops the CPU profiler; resolves with the file written. */
+  stopProfile() {
     const written = new Promise((resolve) => this.profileWaiters.push(resolve));
-    this.proc.kill('SIGUSR2');
+    this.proc.send('cpu-profile');
     return written;
   }
 
@@ -104,7 +110,11 @@ export async function startProcess(
   };
   delete childEnv.NODE_OPTIONS;
   const started = performance.now();
-  const proc = spawn(nodeBin, [...nodeArgs, script, ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(nodeBin, [...nodeArgs, script, ...args], {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe', ...(profile ? ['ipc'] : [])],
+  });
   const child = new Child(name, proc, port);
   const deadline = started + timeoutMs;
   for (;;) {
