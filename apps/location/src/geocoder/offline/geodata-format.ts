@@ -9,6 +9,7 @@
  * Coordinates are GCJ-02, as in the source polygons.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type { TownTable } from './town-matcher';
 
 export const GEODATA_MAGIC = 'GEOD';
 export const GEODATA_FORMAT = 1;
@@ -32,6 +33,8 @@ export interface GeodataHeader {
    * their region's code (810000 / 820000 / 710000): they have no county codes of their own.
    */
   counties: DivisionRow[];
+  /** Towns and sub-districts (乡镇街道) for forward geocoding (see `town-matcher.ts`). */
+  towns?: TownTable;
   polygonCount: number;
   pointCount: number;
 }

@@ -51,9 +51,13 @@ export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}
     withCities ? readFile(path.join(dataDir, WORLD_CITIES_FILE)) : Promise.resolve(undefined),
   ]);
   const geodata = decodeGeodata(china);
+  const towns = geodata.header.towns;
+  // Held by the town matcher from here on, not by the header.
+  delete geodata.header.towns;
   return new OfflineGeocoder({
     counties: new CountyIndex(geodata),
     divisions: new DivisionTable(geodata.header),
+    towns,
     countries: new CountryBorders(decodeGeodata(countries)),
     cities: world ? new NearestCities(decodeWorldCities(world)) : undefined,
     nearestCityMaxKm: options.nearestCityMaxKm ?? 100,

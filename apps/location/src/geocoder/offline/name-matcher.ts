@@ -26,7 +26,8 @@ const STREET_AFTER = new Set([...'路街道巷弄门桥大']);
 
 const DIRECTIONS = new Set([...'东西南北中']);
 
-function isStreetAt(text: string, at: number): boolean {
+/** Whether a street-name ending (路, 街, 大道, 东路, 北大街...) starts at `at` in `text`. */
+export function isStreetAt(text: string, at: number): boolean {
   const next = text[at];
   if (next === undefined) return false;
   if (STREET_AFTER.has(next)) return true;

@@ -138,6 +138,15 @@ describe('OfflineGeocoder (built assets)', () => {
       expect((await geocoder.forward('上海市', '浦东陆家嘴环路1000号'))?.standardCode).toBe('310115');
     });
 
+    it('a town or sub-district named in the address takes the city down to its county', async () => {
+      expect(await geocoder.forward('上海', '陆家嘴环路1000号')).toMatchObject({ standardCode: '310115', address: '上海市浦东新区' });
+      expect((await geocoder.forward('深圳市', '粤海街道科技园'))?.standardCode).toBe('440305');
+      // 南京东路 is also the name of 黄浦区's sub-district.
+      expect((await geocoder.forward('上海', '南京东路'))?.standardCode).toBe('310101');
+      // A town's stem right before 大街 is read as the street's name: no deeper answer.
+      expect((await geocoder.forward('北京', '中关村大街27号'))?.standardCode).toBe('110000');
+    });
+
     it('a county name found in several cities resolves inside the city given (鼓楼区)', async () => {
       expect((await geocoder.forward('福州', '鼓楼区五四路'))?.standardCode).toBe('350102');
       expect((await geocoder.forward('南京市', '鼓楼区中山北路'))?.standardCode).toBe('320106');

@@ -8,12 +8,15 @@ import { Datum, Geocoder, Place } from '../geocoder.port';
 import { CountyIndex } from './county-index';
 import { CHINA, Division, DivisionTable, isRegion } from './divisions';
 import { NameMatcher } from './name-matcher';
+import { TownMatcher, TownTable } from './town-matcher';
 import { CountryBorders, NearestCities } from './world-places';
 
 export interface OfflineGeocoderParts {
   counties: CountyIndex;
   divisions: DivisionTable;
   countries: CountryBorders;
+  /** Towns and sub-districts, to take a city down to its county. */
+  towns?: TownTable;
   /** Absent when the world-cities asset is not loaded: abroad, the country only. */
   cities?: NearestCities;
   /** Furthest GeoNames place named for a point abroad, in km. */
@@ -29,10 +32,12 @@ export class OfflineGeocoder implements Geocoder {
   readonly name = 'offline';
   readonly datum: Datum = 'gcj02';
   private readonly matcher: NameMatcher;
+  private readonly towns?: TownMatcher;
 
   constructor(private readonly parts: OfflineGeocoderParts) {
     const { divisions } = parts;
     this.matcher = new NameMatcher([...divisions.provinces, ...divisions.prefectures, ...divisions.counties]);
+    if (parts.towns) this.towns = new TownMatcher(parts.towns, divisions.counties);
   }
 
   /** The division tables (provinces, prefectures, counties with their seats). */
@@ -75,8 +80,9 @@ export class OfflineGeocoder implements Geocoder {
   }
 
   forwardSync(city: string, address: string): Place | null {
-    const division = this.matcher.match(city, address);
+    let division = this.matcher.match(city, address);
     if (!division) return null;
+    if (division.level !== 'county' && !isRegion(division.code)) division = this.towns?.countyIn(address, division) ?? division;
     const place = this.place(division.lon, division.lat, division);
     // The deepest division matched: a county, or a prefecture / province named alone.
     if (!place.standardCode && !(isRegion(division.code) && division.level === 'county')) place.standardCode = division.code;
