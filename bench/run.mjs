@@ -60,21 +60,30 @@ async function stop(child) {
   children.delete(child);
 }
 
-/** Drives one target; with BENCH_PROFILE=1 the measured window of `profiled` is CPU-profiled. */
-async function measure(url, spec, profiled, label, round) {
+/**
+ * Drives one target. Also reads the target process's CPU time over the measured window, so
+ * that the CPU cost per request can be compared even on a machine that other work shares;
+ * with BENCH_PROFILE=1 the measured window of the first round is CPU-profiled.
+ */
+async function measure(url, spec, target, label, round) {
   let profileFile;
-  const profile = profiled && s.profile && round === 0;
+  let cpuStart;
+  let cpuEnd;
+  const profile = s.profile && round === 0;
   const result = await drive(
     { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, ...spec },
-    profile
-      ? {
-          onMeasureStart: () => profiled.startProfile(),
-          onMeasureEnd: async () => {
-            profileFile = await profiled.stopProfile();
-          },
-        }
-      : {},
+    {
+      onMeasureStart: () => {
+        if (profile) target.startProfile();
+        cpuStart = target.cpuMs();
+      },
+      onMeasureEnd: async () => {
+        cpuEnd = target.cpuMs();
+        if (profile) profileFile = await target.stopProfile();
+      },
+    },
   );
+  result.cpuUsPerRequest = result.total > 0 ? ((cpuEnd - cpuStart) * 1000) / result.total : undefined;
   if (profileFile) {
     result.profile = { file: profileFile.replace(`${root}/`, ''), top: topFrames(profileFile, 12) };
     say(`  profile of ${label}: ${result.profile.file}`);
@@ -105,7 +114,8 @@ function combine(runs) {
     timeouts: sum('timeouts'),
     mismatches: sum('mismatches'),
     statusCodes,
-    rounds: runs.map((r) => ({ requestsPerSecond: r.requestsPerSecond, p99: r.latency.p99 })),
+    cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
+    rounds: runs.map((r) => ({ requestsPerSecond: r.requestsPerSecond, p99: r.latency.p99, cpuUsPerRequest: r.cpuUsPerRequest })),
     profile: runs.find((r) => r.profile)?.profile,
   };
 }
@@ -185,10 +195,12 @@ async function runCase(c, index, total, targets) {
     row.rps = svc.requestsPerSecond;
     row.p50 = svc.latency.p50;
     row.p99 = svc.latency.p99;
+    row.cpuUs = svc.cpuUsPerRequest;
     if (base) {
       row.baseline = base;
       row.baselineRps = base.requestsPerSecond;
       row.ratio = svc.requestsPerSecond / base.requestsPerSecond;
+      row.baselineCpuUs = base.cpuUsPerRequest;
     }
     if (c.floorGoal && floorRps) row.floorRatio = svc.requestsPerSecond / floorRps;
     Object.assign(row, judge(c.target, svc, base));

@@ -134,6 +134,17 @@ export function accountCases(ctx) {
 
   return [
     {
+      // No target: the cost of the service's middleware stack alone, next to the Nest floor.
+      id: 'account-live',
+      title: 'account GET /health/live (stack only)',
+      service: 'account',
+      floorGoal: true,
+      prepare: async () => ({
+        service: { path: '/health/live', expectBody: ['"status":"ok"'] },
+        notes: 'no target; helmet, request id, logging, metrics, terminus',
+      }),
+    },
+    {
       id: 'users-get',
       needs: 'users',
       title: 'GET /users/{id}',

@@ -90,6 +90,17 @@ export function locationCases(ctx) {
   });
   return [
     {
+      // No target: the cost of the service's middleware stack alone, next to the Nest floor.
+      id: 'location-live',
+      title: 'location GET /health/live (stack only)',
+      service: 'location',
+      floorGoal: true,
+      prepare: async () => ({
+        service: { path: '/health/live', expectBody: ['"status":"ok"'] },
+        notes: 'no target; helmet, request id, logging, metrics, terminus',
+      }),
+    },
+    {
       id: 'lbs-cached',
       title: 'cached lbsQuery (lbsStat 2)',
       service: 'location',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { benchDir, freePort, nodeBin, resultsDir, root, sleep } from './common.mjs';
 
+const CLOCK_TICKS = 100;
 const PROFILE_PRELOAD = join(benchDir, 'lib', 'cpu-profile.cjs');
 
 /** One GET; resolves with the status code (or 0 when the connection fails). */
@@ -59,6 +60,15 @@ class Child {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
     const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
     return m ? Number(m[1]) / 1024 : NaN;
+  }
+
+  /** CPU time used so far (user + system), in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+  cpuMs() {
+    if (this.exited) return NaN;
+    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state): utime and stime are fields 14 and 15.
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
   }
 
   /** Starts the CPU profiler (BENCH_PROFILE=1 processes only). */

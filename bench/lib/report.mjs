@@ -22,12 +22,25 @@ export function machine() {
 const fmt = {
   rps: (v) => (v === undefined || v === null ? '-' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1)),
   ms: (v) => (v === undefined || v === null ? '-' : v >= 100 ? String(Math.round(v)) : v >= 10 ? v.toFixed(1) : v.toFixed(2)),
+  us: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : String(Math.round(v))),
   ratio: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : v.toFixed(2)),
 };
 
 /** One row per case: the printed cells and the verdict. */
 export function tableLines(rows) {
-  const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'ratio', 'x Nest floor', 'target', 'met?', 'notes'];
+  const header = [
+    'case',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'baseline req/s',
+    'ratio',
+    'x Nest floor',
+    'target',
+    'met?',
+    'CPU us/req svc/base',
+    'notes',
+  ];
   const cells = rows.map((r) => [
     r.title,
     r.value !== undefined ? r.value : fmt.rps(r.rps),
@@ -38,6 +51,7 @@ export function tableLines(rows) {
     fmt.ratio(r.floorRatio),
     r.targetText ?? '-',
     r.met === undefined ? '-' : r.met ? 'yes' : 'NO',
+    r.cpuUs === undefined ? '-' : `${fmt.us(r.cpuUs)} / ${fmt.us(r.baselineCpuUs)}`,
     r.notes ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
