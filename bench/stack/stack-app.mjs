@@ -1,0 +1,53 @@
+// A hello-world NestJS application on Express with a chosen subset of the services' HTTP
+// stack (BENCH_LAYERS, comma-separated), built from the project's own compiled libraries, to
+// find what each layer costs per request. Layers:
+//   requestId  the X-Request-Id middleware             pinoHttp   the access logger (pino-http)
+//   nestPino   nestjs-pino's per-request logger binding helmet     helmet()
+//   metrics    the HTTP metrics middleware              draining   the shutdown middleware
+//   defaults   applyHttpDefaults: exception filter, validation pipe (with a one-field DTO)
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { appImport, appRequire, root } from '../lib/common.mjs';
+
+const require = createRequire(import.meta.url);
+appRequire('account')('reflect-metadata');
+const layers = new Set((process.env.BENCH_LAYERS ?? '').split(',').filter(Boolean));
+const { Controller, Get, Module, Query } = await appImport('account', '@nestjs/common');
+const { NestFactory } = await appImport('account', '@nestjs/core');
+const { ExpressAdapter } = await appImport('account', '@nestjs/platform-express');
+const obs = require(join(root, 'libs/observability/dist/index.js'));
+const api = require(join(root, 'libs/api/dist/index.js'));
+const { IsOptional, IsString, MaxLength } = appRequire('account')('class-validator');
+
+class HelloQuery {}
+IsOptional()(HelloQuery.prototype, 'name');
+IsString()(HelloQuery.prototype, 'name');
+MaxLength(20)(HelloQuery.prototype, 'name');
+Reflect.defineMetadata('design:type', String, HelloQuery.prototype, 'name');
+
+class HelloController {
+  hello() {
+    return { message: 'hello' };
+  }
+}
+const descriptor = Object.getOwnPropertyDescriptor(HelloController.prototype, 'hello');
+Reflect.defineMetadata('design:paramtypes', [HelloQuery], HelloController.prototype, 'hello');
+Query()(HelloController.prototype, 'hello', 0);
+Get('hello')(HelloController.prototype, 'hello', descriptor);
+Controller()(HelloController);
+
+class StackModule {}
+const imports =
+  layers.has('nestPino') || layers.has('pinoHttp') || layers.has('metrics') || layers.has('draining')
+    ? [obs.ObservabilityModule.forRoot({ service: 'stack', logLevel: 'warn', defaultMetrics: true })]
+    : [];
+Module({ imports, controllers: [HelloController] })(StackModule);
+
+const app = await NestFactory.create(StackModule, new ExpressAdapter(), { logger: ['error', 'warn'] });
+if (layers.has('defaults')) api.applyHttpDefaults(app, api.accountEnvelope, { shutdownHooks: false });
+if (layers.has('requestId')) app.use(obs.requestIdMiddleware);
+if (layers.has('pinoHttp')) app.use(app.get(obs.HTTP_LOGGER));
+if (layers.has('helmet')) app.use(appRequire('account')('helmet').default());
+if (layers.has('metrics')) app.use(obs.httpMetricsMiddleware(app.get(obs.Metrics)));
+if (layers.has('draining')) app.use(obs.drainingMiddleware(app.get(obs.ShutdownState)));
+await app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
