@@ -74,31 +74,39 @@ export class CountyIndex {
   }
 
   private ringArea(ring: number): number {
-    const { coords, ringStart } = this.data;
-    const start = ringStart[ring];
-    const end = ringStart[ring + 1];
+    const { steps, ringStart, ringX, ringY } = this.data;
+    let px = ringX[ring];
+    let py = ringY[ring];
     let sum = 0;
-    for (let i = start, j = end - 1; i < end; j = i++) {
-      sum += (coords[j * 2] - coords[i * 2]) * (coords[j * 2 + 1] + coords[i * 2 + 1]);
+    for (let i = ringStart[ring] + 1; i < ringStart[ring + 1]; i++) {
+      const x = px + steps[i * 2];
+      const y = py + steps[i * 2 + 1];
+      sum += (px - x) * (py + y);
+      px = x;
+      py = y;
     }
+    // The closing edge, back to the first point.
+    sum += (px - ringX[ring]) * (py + ringY[ring]);
     return sum / 2;
   }
 
   /** Even-odd rule over all rings of the polygon (holes included); x, y relative to its origin. */
   containsPoint(polygon: number, x: number, y: number): boolean {
-    const { coords, ringStart, polyRing } = this.data;
+    const { steps, ringStart, polyRing, ringX, ringY } = this.data;
     let inside = false;
     for (let ring = polyRing[polygon]; ring < polyRing[polygon + 1]; ring++) {
-      const start = ringStart[ring];
-      const end = ringStart[ring + 1];
-      for (let i = start, j = end - 1; i < end; j = i++) {
-        const yi = coords[i * 2 + 1];
-        const yj = coords[j * 2 + 1];
-        if (yi > y !== yj > y) {
-          const xi = coords[i * 2];
-          const xj = coords[j * 2];
-          if (x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-        }
+      const fx = ringX[ring];
+      const fy = ringY[ring];
+      let px = fx;
+      let py = fy;
+      const last = ringStart[ring + 1];
+      for (let i = ringStart[ring] + 1; i <= last; i++) {
+        // Walks the ring's steps, then closes it back to its first point.
+        const cx = i < last ? px + steps[i * 2] : fx;
+        const cy = i < last ? py + steps[i * 2 + 1] : fy;
+        if (cy > y !== py > y && x < ((px - cx) * (y - cy)) / (py - cy) + cx) inside = !inside;
+        px = cx;
+        py = cy;
       }
     }
     return inside;
@@ -106,14 +114,21 @@ export class CountyIndex {
 
   private distanceToPolygon(polygon: number, x: number, y: number, k: number): number {
     if (this.containsPoint(polygon, x, y)) return 0;
-    const { coords, ringStart, polyRing } = this.data;
+    const { steps, ringStart, polyRing, ringX, ringY } = this.data;
     let best = Infinity;
     for (let ring = polyRing[polygon]; ring < polyRing[polygon + 1]; ring++) {
-      const start = ringStart[ring];
-      const end = ringStart[ring + 1];
-      for (let i = start, j = end - 1; i < end; j = i++) {
-        const d = segmentDistance(x * k, y, coords[j * 2] * k, coords[j * 2 + 1], coords[i * 2] * k, coords[i * 2 + 1]);
+      const fx = ringX[ring];
+      const fy = ringY[ring];
+      let px = fx;
+      let py = fy;
+      const last = ringStart[ring + 1];
+      for (let i = ringStart[ring] + 1; i <= last; i++) {
+        const cx = i < last ? px + steps[i * 2] : fx;
+        const cy = i < last ? py + steps[i * 2 + 1] : fy;
+        const d = segmentDistance(x * k, y, px * k, py, cx * k, cy);
         if (d < best) best = d;
+        px = cx;
+        py = cy;
       }
     }
     return best;

@@ -48,11 +48,15 @@ export interface EncodedPolygon {
 export interface Geodata {
   header: GeodataHeader;
   /**
-   * All coordinates, flat x,y pairs in 1/scale degree, relative to their polygon's origin
-   * (`originX/Y`, the south-west corner of its box): 16 bits per value instead of 32.
+   * The rings' points as steps from the previous point of their ring, x,y pairs of signed
+   * bytes in 1/scale degree (2 bytes a point): a ring's first step is 0,0 from `ringX/Y`.
+   * Steps longer than 127 units are cut into several along the same line.
    */
-  coords: Uint16Array;
-  /** Start (in points) of every ring in `coords`, plus one final end entry. */
+  steps: Int8Array;
+  /** Per ring: its first point, relative to its polygon's origin (`originX/Y`). */
+  ringX: Uint16Array;
+  ringY: Uint16Array;
+  /** Start (in points) of every ring in `steps`, plus one final end entry. */
   ringStart: Uint32Array;
   /** Per polygon: its first ring index; `polyRing[i + 1]` ends it (one extra entry). */
   polyRing: Uint32Array;
@@ -131,20 +135,37 @@ export function encodeGeodata(header: Omit<GeodataHeader, 'format' | 'polygonCou
 
 export function decodeGeodata(gz: Buffer): Geodata {
   // One big output chunk: many small ones fragment the heap and keep the RSS up after loading.
-  const raw = gunzipSync(gz, { chunkSize: 32 * 1024 * 1024 });
+  const raw = gunzipSync(gz, { chunkSize: Math.max(64 * 1024, gz.readUInt32LE(gz.length - 4) + 1024) });
   if (raw.toString('latin1', 0, 4) !== GEODATA_MAGIC) throw new Error('not a geodata asset (bad magic)');
   const jsonLength = raw.readUInt32LE(4);
   const header = JSON.parse(raw.toString('utf8', 8, 8 + jsonLength)) as GeodataHeader;
   if (header.format !== GEODATA_FORMAT) throw new Error(`unsupported geodata format ${header.format}`);
 
-  const coords = new Uint16Array(header.pointCount * 2);
-  const polyRing = new Uint32Array(header.polygonCount + 1);
-  const polyDivision = new Uint32Array(header.polygonCount);
-  const originX = new Int32Array(header.polygonCount);
-  const originY = new Int32Array(header.polygonCount);
-  const maxX = new Int32Array(header.polygonCount);
-  const maxY = new Int32Array(header.polygonCount);
+  const polygons = header.polygonCount;
+  const polyRing = new Uint32Array(polygons + 1);
+  const polyDivision = new Uint32Array(polygons);
+  const originX = new Int32Array(polygons);
+  const originY = new Int32Array(polygons);
+  const maxX = new Int32Array(polygons);
+  const maxY = new Int32Array(polygons);
   const ringStarts: number[] = [];
+  const ringXs: number[] = [];
+  const ringYs: number[] = [];
+  // Cut long steps add a few points: room for them (no copy at the end, which would keep
+  // twice the memory in the process's RSS).
+  let steps = new Int8Array(header.pointCount * 2 + 16384);
+  let stepCount = 0;
+  const pushStep = (dx: number, dy: number) => {
+    if (stepCount * 2 + 2 > steps.length) {
+      const bigger = new Int8Array(steps.length * 2);
+      bigger.set(steps);
+      steps = bigger;
+    }
+    steps[stepCount * 2] = dx;
+    steps[stepCount * 2 + 1] = dy;
+    stepCount++;
+  };
+
   const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
   const end = bytes.length;
   let pos = 8 + jsonLength;
@@ -159,27 +180,28 @@ export function decodeGeodata(gz: Buffer): Geodata {
       mul *= 0x80;
     }
   };
-  // Absolute coordinates of the polygon being read, before they are made relative.
+  // Absolute coordinates of the polygon being read, before they become steps.
   let scratch = new Int32Array(1 << 16);
+  const ringLength: number[] = [];
   let x = 0;
   let y = 0;
   let point = 0;
-  const maxPoint = header.pointCount;
-  for (let p = 0; p < header.polygonCount; p++) {
+  for (let p = 0; p < polygons; p++) {
     polyDivision[p] = readVarint();
     polyRing[p] = ringStarts.length;
     const rings = readVarint();
-    const first = point;
+    let count = 0;
     let minPX = Infinity;
     let minPY = Infinity;
     let maxPX = -Infinity;
     let maxPY = -Infinity;
+    ringLength.length = 0;
     for (let r = 0; r < rings; r++) {
-      ringStarts.push(point);
       const n = readVarint();
-      if (point + n > maxPoint) throw new Error('geodata asset is inconsistent with its header');
-      if ((point + n - first) * 2 > scratch.length) {
-        const bigger = new Int32Array(Math.max(scratch.length * 2, (point + n - first) * 2));
+      if (n === 0 || point + n > header.pointCount) throw new Error('geodata asset is inconsistent with its header');
+      ringLength.push(n);
+      if ((count + n) * 2 > scratch.length) {
+        const bigger = new Int32Array(Math.max(scratch.length * 2, (count + n) * 2));
         bigger.set(scratch);
         scratch = bigger;
       }
@@ -204,30 +226,65 @@ export function decodeGeodata(gz: Buffer): Geodata {
           shift += 7;
         } while (b & 0x80);
         y += (v >>> 1) ^ -(v & 1);
-        const k = (point - first) * 2;
-        scratch[k] = x;
-        scratch[k + 1] = y;
+        scratch[count * 2] = x;
+        scratch[count * 2 + 1] = y;
+        count++;
         if (x < minPX) minPX = x;
         if (x > maxPX) maxPX = x;
         if (y < minPY) minPY = y;
         if (y > maxPY) maxPY = y;
-        point++;
       }
+      point += n;
     }
-    if (point === first) throw new Error('geodata asset has an empty polygon');
+    if (count === 0) throw new Error('geodata asset has an empty polygon');
     if (maxPX - minPX > MAX_POLYGON_SPAN || maxPY - minPY > MAX_POLYGON_SPAN)
       throw new Error(`geodata polygon ${p} is too wide for 16-bit coordinates`);
     originX[p] = minPX;
     originY[p] = minPY;
     maxX[p] = maxPX;
     maxY[p] = maxPY;
-    for (let k = 0; k < (point - first) * 2; k += 2) {
-      coords[first * 2 + k] = scratch[k] - minPX;
-      coords[first * 2 + k + 1] = scratch[k + 1] - minPY;
+    let k = 0;
+    for (const n of ringLength) {
+      ringStarts.push(stepCount);
+      ringXs.push(scratch[k * 2] - minPX);
+      ringYs.push(scratch[k * 2 + 1] - minPY);
+      pushStep(0, 0);
+      for (let i = 1; i < n; i++) {
+        const dx = scratch[(k + i) * 2] - scratch[(k + i - 1) * 2];
+        const dy = scratch[(k + i) * 2 + 1] - scratch[(k + i - 1) * 2 + 1];
+        const parts = Math.ceil(Math.max(Math.abs(dx), Math.abs(dy)) / 127);
+        if (parts <= 1) {
+          pushStep(dx, dy);
+          continue;
+        }
+        // A long step becomes several along the same line.
+        let px = 0;
+        let py = 0;
+        for (let j = 1; j <= parts; j++) {
+          const nx = Math.round((dx * j) / parts);
+          const ny = Math.round((dy * j) / parts);
+          pushStep(nx - px, ny - py);
+          px = nx;
+          py = ny;
+        }
+      }
+      k += n;
     }
   }
   if (point !== header.pointCount || pos !== end) throw new Error('geodata asset is inconsistent with its header');
-  polyRing[header.polygonCount] = ringStarts.length;
-  ringStarts.push(point);
-  return { header, coords, ringStart: Uint32Array.from(ringStarts), polyRing, polyDivision, originX, originY, maxX, maxY };
+  polyRing[polygons] = ringStarts.length;
+  ringStarts.push(stepCount);
+  return {
+    header,
+    steps: steps.subarray(0, stepCount * 2),
+    ringX: Uint16Array.from(ringXs),
+    ringY: Uint16Array.from(ringYs),
+    ringStart: Uint32Array.from(ringStarts),
+    polyRing,
+    polyDivision,
+    originX,
+    originY,
+    maxX,
+    maxY,
+  };
 }

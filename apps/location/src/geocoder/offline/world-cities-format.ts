@@ -33,9 +33,9 @@ export interface WorldCity {
 
 export interface WorldCities {
   header: WorldCitiesHeader;
-  /** All names, '\n'-separated: one string rather than 100,000 small ones. */
-  namesText: string;
-  /** Per city id (the KDBush item id): where its name starts in `namesText`; one extra entry. */
+  /** All names, UTF-8, '\n'-separated: one buffer rather than 100,000 small strings. */
+  names: Buffer;
+  /** Per city id (the KDBush item id): where its name starts in `names`; one extra entry. */
   nameStart: Uint32Array;
   country: Uint16Array;
   index: KDBush;
@@ -43,7 +43,7 @@ export interface WorldCities {
 
 /** The name of a city by id. */
 export function cityName(cities: WorldCities, id: number): string {
-  return cities.namesText.slice(cities.nameStart[id], cities.nameStart[id + 1] - 1);
+  return cities.names.toString('utf8', cities.nameStart[id], cities.nameStart[id + 1] - 1);
 }
 
 export function encodeWorldCities(cities: WorldCity[], builtFrom: string[]): Buffer {
@@ -73,18 +73,20 @@ export function encodeWorldCities(cities: WorldCity[], builtFrom: string[]): Buf
 
 export function decodeWorldCities(gz: Buffer): WorldCities {
   // One big output chunk: many small ones fragment the heap and keep the RSS up after loading.
-  const raw = gunzipSync(gz, { chunkSize: 32 * 1024 * 1024 });
+  const raw = gunzipSync(gz, { chunkSize: Math.max(64 * 1024, gz.readUInt32LE(gz.length - 4) + 1024) });
   if (raw.toString('latin1', 0, 4) !== CITIES_MAGIC) throw new Error('not a world-cities asset (bad magic)');
   const jsonLength = raw.readUInt32LE(4);
   const header = JSON.parse(raw.toString('utf8', 8, 8 + jsonLength)) as WorldCitiesHeader;
   if (header.format !== CITIES_FORMAT) throw new Error(`unsupported world-cities format ${header.format}`);
   let pos = 8 + jsonLength;
-  const namesText = raw.toString('utf8', pos, pos + header.namesLength) + '\n';
+  // Own copy of the names (with a final separator), so that `raw` is not kept alive.
+  const names = Buffer.alloc(header.namesLength + 1, 0x0a);
+  raw.copy(names, 0, pos, pos + header.namesLength);
   pos += header.namesLength;
   const n = header.count;
   const nameStart = new Uint32Array(n + 1);
   let id = 1;
-  for (let i = namesText.indexOf('\n'); i >= 0 && id <= n; i = namesText.indexOf('\n', i + 1)) nameStart[id++] = i + 1;
+  for (let i = names.indexOf(0x0a); i >= 0 && id <= n; i = names.indexOf(0x0a, i + 1)) nameStart[id++] = i + 1;
   if (id !== n + 1 || raw.length !== pos + header.indexLength + n * 2)
     throw new Error('world-cities asset is inconsistent with its header');
   // Copies into aligned buffers for the typed-array views.
@@ -93,5 +95,5 @@ export function decodeWorldCities(gz: Buffer): WorldCities {
   pos += header.indexLength;
   const country = new Uint16Array(n);
   for (let i = 0; i < n; i++) country[i] = raw.readUInt16LE(pos + i * 2);
-  return { header, namesText, nameStart, country, index: KDBush.from(indexData) };
+  return { header, names, nameStart, country, index: KDBush.from(indexData) };
 }
