@@ -1,9 +1,9 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { ObservabilityModule } from '@geoaccount/observability';
 import { APP_REGISTRY, AppRegistry } from '@geoaccount/signing';
-import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { LocationConfig } from './config/location.config';
-import { HealthController } from './health.controller';
+import { HealthModule } from './health/health.module';
 import { LbsModule } from './lbs/lbs.module';
 
 export interface LocationAppOptions {
@@ -30,20 +30,21 @@ class CoreModule {
 @Module({})
 export class AppModule {
   static forRoot(config: LocationConfig, registry: AppRegistry, options: LocationAppOptions = {}): DynamicModule {
-    const pinoOptions = {
-      level: config.LOG_LEVEL,
-      // One accounting line per location request instead of pino-http's access log.
-      autoLogging: false,
-      quietReqLogger: true,
-    };
     return {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, registry),
-        LoggerModule.forRoot({ pinoHttp: options.logStream ? [pinoOptions, options.logStream] : pinoOptions }),
+        ObservabilityModule.forRoot({
+          service: 'location',
+          logLevel: config.LOG_LEVEL,
+          logStream: options.logStream,
+          rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+          // One accounting line per location request instead of an access-log line (failures get both).
+          quietPaths: ['/lbsapi/'],
+        }),
         LbsModule,
+        HealthModule,
       ],
-      controllers: [HealthController],
     };
   }
 }

@@ -1,15 +1,19 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { lbsEnvelope, applyHttpDefaults } from '@geoaccount/api';
+import { applyOperations } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
-import { Logger } from 'nestjs-pino';
 import { AppModule, type LocationAppOptions } from './app.module';
 import type { LocationConfig } from './config/location.config';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
 export async function createLocationApp(config: LocationConfig, registry: AppRegistry, options: LocationAppOptions = {}): Promise<INestApplication> {
   const app = await NestFactory.create(AppModule.forRoot(config, registry, options), { bufferLogs: true, abortOnError: false });
-  app.useLogger(app.get(Logger));
-  applyHttpDefaults(app, lbsEnvelope);
+  // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
+  applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false });
+  // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
+  applyOperations(app, {
+    openApi: { title: 'Location service', version: '1.0.0', description: 'Reverse geocoding, address lookup and base-station location for client apps.' },
+  });
   return app;
 }

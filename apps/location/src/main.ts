@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { installGracefulShutdown } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { createLocationApp } from './app';
 import { loadLocationConfig } from './config/location.config';
@@ -14,6 +15,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const app = await createLocationApp(config, registry);
+  // SIGTERM/SIGINT: not ready, drain, stop accepting, finish in-flight requests, close Redis
+  // and the upstream clients; exit 0 within SHUTDOWN_TIMEOUT_MS.
+  installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS });
   await app.listen(config.PORT, config.HOST);
   process.stdout.write(
     `location listening on http://${config.HOST}:${config.PORT} (geocoder ${config.GEOCODER}, cells ${config.CELL_SOURCE}, ` +

@@ -10,3 +10,4 @@ export * from './openapi';
 export * from './operations.config';
 export * from './observability.module';
 export * from './setup';
+export * from './testing';

@@ -74,7 +74,7 @@ describe('JSON logs', () => {
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('trace-abc.123');
     const line = fixture.lines().find((l) => l.requestId === 'trace-abc.123');
-    expect(line).toMatchObject({ level: 'info', service: 'fixture', msg: 'GET /open/slow 200 ' + String(line?.msg).split(' ')[3] });
+    expect(line).toMatchObject({ level: 30, service: 'fixture', msg: 'GET /open/slow 200 ' + String(line?.msg).split(' ')[3] });
     expect(line?.req).toMatchObject({ method: 'GET', url: '/open/slow' });
     expect(line?.res).toEqual({ statusCode: 200 });
   });
@@ -88,7 +88,7 @@ describe('JSON logs', () => {
     const missing = await request(app.getHttpServer()).get('/nowhere');
     expect(missing.status).toBe(404);
     expect(missing.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(fixture.lines().find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({ level: 'warn' });
+    expect(fixture.lines().find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({ level: 40 });
   });
 
   it('keep Nest\'s start-up chatter out of info', () => {
@@ -112,8 +112,9 @@ describe('LOG_LEVEL', () => {
       await request(fixture.app.getHttpServer()).get('/open/slow');
       await request(fixture.app.getHttpServer()).get('/nowhere');
       const levels = fixture.lines().map((l) => l.level);
-      expect(levels).toContain('warn');
-      expect(levels).not.toContain('info');
+      // pino's numeric levels: 40 warn, 30 info
+      expect(levels).toContain(40);
+      expect(levels).not.toContain(30);
     } finally {
       await fixture.app.close();
     }
@@ -131,5 +132,9 @@ describe('probe and scrape requests', () => {
     expect(level(req('/health/live?x=1'), res(200), undefined)).toBe('silent');
     expect(level(req('/account/v1.0.1/auths'), res(200), undefined)).toBe('info');
     expect(level(req('/account/v1.0.1/auths'), res(401), undefined)).toBe('warn');
+    const prefixed = pinoHttpOptions({ service: 't', level: 'info', quietPaths: ['/lbsapi/'] }).customLogLevel!;
+    expect(prefixed(req('/lbsapi/api/lbsQuery?x=1'), res(200), undefined)).toBe('silent');
+    expect(prefixed(req('/lbsapi/api/lbsQuery'), res(400), undefined)).toBe('warn');
+    expect(prefixed(req('/lbsapi'), res(200), undefined)).toBe('info');
   });
 });

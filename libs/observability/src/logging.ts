@@ -40,7 +40,10 @@ export interface LoggingOptions {
   level: string;
   /** Where lines go; standard output when unset (tests pass a stream to read them). */
   stream?: DestinationStream;
-  /** Paths whose successful requests are not logged (probes, scrapes). */
+  /**
+   * Paths whose successful requests are not logged (probes, scrapes; a path ending in `/`
+   * covers everything below it). Failed requests are always logged.
+   */
   quietPaths?: readonly string[];
 }
 
@@ -62,13 +65,13 @@ function pathOf(req: IncomingMessage): string {
 
 /** pino-http options: JSON lines, the request id, redaction everywhere, levels by status. */
 export function pinoHttpOptions(options: LoggingOptions): Options {
-  const quiet = new Set(options.quietPaths ?? DEFAULT_QUIET_PATHS);
+  const quietPaths = options.quietPaths ?? DEFAULT_QUIET_PATHS;
+  const quiet = (path: string) => quietPaths.some((q) => (q.endsWith('/') ? path.startsWith(q) : path === q));
   return {
     level: options.level,
     base: { service: options.service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: {
-      level: (label) => ({ level: label }),
       // Runs on every merging object before it is serialized: masks sensitive fields at any depth.
       log: (object) => redactObject(object),
     },
@@ -100,7 +103,7 @@ export function pinoHttpOptions(options: LoggingOptions): Options {
     customLogLevel: (req, res, err): LevelWithSilent => {
       if (err !== undefined || res.statusCode >= 500) return 'error';
       if (res.statusCode >= 400) return 'warn';
-      return quiet.has(pathOf(req)) ? 'silent' : 'info';
+      return quiet(pathOf(req)) ? 'silent' : 'info';
     },
     customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req)} ${res.statusCode} ${Math.round(responseTime)}ms`,
     customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode} failed`,

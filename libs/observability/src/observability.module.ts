@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { createHttpLogger } from './logging';
+import { DEFAULT_QUIET_PATHS, createHttpLogger } from './logging';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { RateLimitInterceptor, TokenBucketLimiter } from './rate-limit';
@@ -17,6 +17,11 @@ export interface ObservabilityOptions {
   rateLimitPerMinute?: number;
   /** Log destination (default standard output). */
   logStream?: DestinationStream;
+  /**
+   * Paths whose successful requests get no access-log line, besides the probes and
+   * `/metrics` (e.g. routes that log their own line); a path ending in `/` covers a prefix.
+   */
+  quietPaths?: readonly string[];
   /** Process metrics (CPU, memory, event loop, GC); default on. */
   defaultMetrics?: boolean;
 }
@@ -33,7 +38,12 @@ export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
 export class ObservabilityModule {
   static forRoot(options: ObservabilityOptions): DynamicModule {
     const perMinute = options.rateLimitPerMinute ?? 0;
-    const httpLogger = createHttpLogger({ service: options.service, level: options.logLevel, stream: options.logStream });
+    const httpLogger = createHttpLogger({
+      service: options.service,
+      level: options.logLevel,
+      stream: options.logStream,
+      quietPaths: [...DEFAULT_QUIET_PATHS, ...(options.quietPaths ?? [])],
+    });
     return {
       module: ObservabilityModule,
       global: true,

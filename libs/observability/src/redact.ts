@@ -64,8 +64,9 @@ export function redactText(text: string): string {
 }
 
 /**
- * A URL as it may be logged: the path, and the query with every sensitive parameter's value
- * masked (percent-encoded names are decoded before they are judged).
+ * A URL as it may be logged: the path, and the query without its sensitive parameters
+ * (percent-encoded names are decoded before they are judged); the other values pass
+ * through `redactText`.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
@@ -74,7 +75,7 @@ export function redactUrl(url: string): string {
   const query = url
     .slice(q + 1)
     .split('&')
-    .map((pair) => {
+    .filter((pair) => {
       const eq = pair.indexOf('=');
       const rawName = eq < 0 ? pair : pair.slice(0, eq);
       let name = rawName;
@@ -83,10 +84,11 @@ export function redactUrl(url: string): string {
       } catch {
         // keep the raw name
       }
-      return isSensitiveKey(name) ? `${rawName}=${REDACTED}` : redactText(pair);
+      return !isSensitiveKey(name);
     })
+    .map((pair) => redactText(pair))
     .join('&');
-  return `${redactText(path)}?${query}`;
+  return query === '' ? redactText(path) : `${redactText(path)}?${query}`;
 }
 
 const MAX_DEPTH = 8;

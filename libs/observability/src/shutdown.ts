@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { type INestApplication, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
@@ -71,7 +72,9 @@ export function closeServer(server: Server, idleGraceMs = DEFAULT_IDLE_GRACE_MS)
       server.closeIdleConnections();
       sweeper = setInterval(() => server.closeIdleConnections(), 25);
     }, idleGraceMs);
-    server.close(() => {
+    // net.Server's close, not http.Server's: the latter also drops idle sockets at once,
+    // including just-accepted ones whose request is not parsed yet.
+    NetServer.prototype.close.call(server, () => {
       clearTimeout(grace);
       clearInterval(sweeper);
       resolve();

@@ -1,16 +1,22 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Metrics } from '@geoaccount/observability';
 import { LocationConfig } from '../config/location.config';
 import { LOOKUP_CACHE, type LookupCache } from './lookup-cache.port';
 import { MemoryLookupCache } from './memory-lookup-cache';
+import { MeteredLookupCache } from './metered-lookup-cache';
 import { RedisLookupCache } from './redis-lookup-cache';
 
-/** Redis when `REDIS_URL` is set, else an in-process LRU. */
-export async function createLookupCache(config: LocationConfig): Promise<LookupCache> {
-  if (!config.REDIS_URL) return new MemoryLookupCache(config.CACHE_MAX_ENTRIES);
-  const cache = new RedisLookupCache(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
+/** Redis when `REDIS_URL` is set, else an in-process LRU; hits, misses and Redis errors go to `metrics`. */
+export async function createLookupCache(config: LocationConfig, metrics?: Metrics): Promise<LookupCache> {
+  const meter = (cache: LookupCache) => (metrics ? new MeteredLookupCache(cache, metrics.cache()) : cache);
+  if (!config.REDIS_URL) return meter(new MemoryLookupCache(config.CACHE_MAX_ENTRIES));
+  const cache = new RedisLookupCache(config.REDIS_URL, {
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    onError: (operation) => metrics?.cache().error(operation),
+  });
   // Redis down at start is not fatal: the service answers from the upstream meanwhile.
   await cache.ready(2000);
-  return cache;
+  return meter(cache);
 }
 
 @Module({})
@@ -20,7 +26,9 @@ export class CacheModule implements OnApplicationShutdown {
   static forRoot(): DynamicModule {
     return {
       module: CacheModule,
-      providers: [{ provide: LOOKUP_CACHE, inject: [LocationConfig], useFactory: (config: LocationConfig) => createLookupCache(config) }],
+      providers: [
+        { provide: LOOKUP_CACHE, inject: [LocationConfig, Metrics], useFactory: (config: LocationConfig, metrics: Metrics) => createLookupCache(config, metrics) },
+      ],
       exports: [LOOKUP_CACHE],
     };
   }

@@ -7,6 +7,8 @@ export interface LookupCache {
   readonly name: string;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** False while the backing store cannot be reached (readiness reports it as degraded). */
+  reachable?(): boolean;
   close?(): Promise<void>;
 }
 

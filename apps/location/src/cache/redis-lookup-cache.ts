@@ -11,6 +11,8 @@ export interface RedisLookupCacheOptions {
   pauseAfterFailureMs?: number;
   /** Longest wait between two reconnection attempts. */
   maxReconnectDelayMs?: number;
+  /** Called on every failed command and connection error (metrics). */
+  onError?: (operation: 'get' | 'set' | 'connection', err: unknown) => void;
 }
 
 /**
@@ -28,8 +30,10 @@ export class RedisLookupCache implements LookupCache {
   private available = true;
   private pausedUntil = 0;
   private closing = false;
+  private readonly onError?: RedisLookupCacheOptions['onError'];
 
   constructor(url: string, options: RedisLookupCacheOptions) {
+    this.onError = options.onError;
     this.pauseMs = options.pauseAfterFailureMs ?? 1000;
     const maxDelay = options.maxReconnectDelayMs ?? 1000;
     this.redis = new Redis(url, {
@@ -40,7 +44,10 @@ export class RedisLookupCache implements LookupCache {
       retryStrategy: (times) => Math.min(100 * times, maxDelay),
       connectionName: 'geoaccount-location',
     });
-    this.redis.on('error', (err: Error) => this.down(err));
+    this.redis.on('error', (err: Error) => {
+      if (!this.closing) this.onError?.('connection', err);
+      this.down(err);
+    });
     this.redis.on('ready', () => this.up());
   }
 
@@ -63,6 +70,7 @@ export class RedisLookupCache implements LookupCache {
       this.succeeded();
       return value ?? undefined;
     } catch (err) {
+      this.onError?.('get', err);
       this.failed(err);
       return undefined;
     }
@@ -74,6 +82,7 @@ export class RedisLookupCache implements LookupCache {
       await this.redis.set(key, value, 'EX', ttlSeconds);
       this.succeeded();
     } catch (err) {
+      this.onError?.('set', err);
       this.failed(err);
     }
   }
@@ -84,6 +93,10 @@ export class RedisLookupCache implements LookupCache {
       await Promise.race([this.redis.quit().catch(() => undefined), sleep(1000)]);
     }
     this.redis.disconnect();
+  }
+
+  reachable(): boolean {
+    return this.redis.status === 'ready';
   }
 
   private usable(): boolean {

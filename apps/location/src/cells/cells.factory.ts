@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { Metrics } from '@geoaccount/observability';
 import type { LocationConfig } from '../config/location.config';
 import { SERVICE_USER_AGENT } from '../upstream/upstream-http';
 import { upstreamPolicyFromConfig } from '../upstream/upstream-policy';
@@ -8,11 +9,11 @@ import { OfflineCellSource } from './offline/offline-cell-source';
 import { OpenCellIdCellSource } from './opencellid/opencellid-cell-source';
 
 /** The source named by `CELL_SOURCE`; the offline one loads its file before the service listens. */
-export async function createCellSource(config: LocationConfig, logger = new Logger('Cells')): Promise<CellSource> {
+export async function createCellSource(config: LocationConfig, logger = new Logger('Cells'), metrics?: Metrics): Promise<CellSource> {
   if (config.CELL_SOURCE === 'opencellid') {
     return new OpenCellIdCellSource(
       { key: config.OPENCELLID_KEY ?? '', baseUrl: config.OPENCELLID_BASE_URL, userAgent: SERVICE_USER_AGENT },
-      upstreamPolicyFromConfig('opencellid', config),
+      upstreamPolicyFromConfig('opencellid', config, metrics?.upstream('opencellid')),
     );
   }
   const sample = config.CELL_TOWERS_FILE === undefined;

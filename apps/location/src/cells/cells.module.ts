@@ -1,4 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import { Metrics } from '@geoaccount/observability';
 import { LocationConfig } from '../config/location.config';
 import { CELL_SOURCE, type CellSource } from './cell-source.port';
 import { createCellSource } from './cells.factory';
@@ -11,7 +13,13 @@ export class CellsModule implements OnApplicationShutdown {
   static forRoot(): DynamicModule {
     return {
       module: CellsModule,
-      providers: [{ provide: CELL_SOURCE, inject: [LocationConfig], useFactory: (config: LocationConfig) => createCellSource(config) }],
+      providers: [
+        {
+          provide: CELL_SOURCE,
+          inject: [LocationConfig, Metrics],
+          useFactory: (config: LocationConfig, metrics: Metrics) => createCellSource(config, new Logger('Cells'), metrics),
+        },
+      ],
       exports: [CELL_SOURCE],
     };
   }

@@ -1,11 +1,15 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { loadConfig } from '@geoaccount/api';
+import { OperationsConfig } from '@geoaccount/observability';
 
 const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
-/** The location service's environment (CONTRACT §1), validated at start. */
-export class LocationConfig {
+/**
+ * The location service's environment (CONTRACT §1), validated at start; the operations
+ * settings (rate limit, shutdown) come from `OperationsConfig`.
+ */
+export class LocationConfig extends OperationsConfig {
   @Type(() => Number) @IsInt() @Min(0) @Max(65535)
   PORT = 3002;
 
@@ -13,7 +17,7 @@ export class LocationConfig {
   HOST = '0.0.0.0';
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL = 'info';
+  override LOG_LEVEL = 'info';
 
   // --- cache ---------------------------------------------------------------------------
 

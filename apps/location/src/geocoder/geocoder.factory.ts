@@ -1,3 +1,4 @@
+import type { Metrics } from '@geoaccount/observability';
 import type { LocationConfig } from '../config/location.config';
 import { SERVICE_USER_AGENT } from '../upstream/upstream-http';
 import { upstreamPolicyFromConfig } from '../upstream/upstream-policy';
@@ -7,12 +8,12 @@ import { NominatimGeocoder } from './nominatim/nominatim.geocoder';
 import { createOfflineGeocoder } from './offline';
 
 /** The adapter named by `GEOCODER`. */
-export async function createGeocoder(config: LocationConfig): Promise<Geocoder> {
+export async function createGeocoder(config: LocationConfig, metrics?: Metrics): Promise<Geocoder> {
   switch (config.GEOCODER) {
     case 'amap':
       return new AmapGeocoder(
         { key: config.AMAP_KEY ?? '', secret: config.AMAP_SECRET, baseUrl: config.AMAP_BASE_URL, userAgent: SERVICE_USER_AGENT },
-        upstreamPolicyFromConfig('amap', config),
+        upstreamPolicyFromConfig('amap', config, metrics?.upstream('amap')),
       );
     case 'nominatim':
       return new NominatimGeocoder(
@@ -22,7 +23,7 @@ export async function createGeocoder(config: LocationConfig): Promise<Geocoder> 
           language: config.NOMINATIM_LANGUAGE,
           minIntervalMs: config.NOMINATIM_MIN_INTERVAL_MS,
         },
-        upstreamPolicyFromConfig('nominatim', config),
+        upstreamPolicyFromConfig('nominatim', config, metrics?.upstream('nominatim')),
       );
     default:
       return createOfflineGeocoder();

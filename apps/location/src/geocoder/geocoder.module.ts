@@ -1,4 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Metrics } from '@geoaccount/observability';
 import { LocationConfig } from '../config/location.config';
 import { createGeocoder } from './geocoder.factory';
 import { GEOCODER, type Geocoder } from './geocoder.port';
@@ -11,7 +12,7 @@ export class GeocoderModule implements OnApplicationShutdown {
   static forRoot(): DynamicModule {
     return {
       module: GeocoderModule,
-      providers: [{ provide: GEOCODER, inject: [LocationConfig], useFactory: (config: LocationConfig) => createGeocoder(config) }],
+      providers: [{ provide: GEOCODER, inject: [LocationConfig, Metrics], useFactory: (config: LocationConfig, metrics: Metrics) => createGeocoder(config, metrics) }],
       exports: [GEOCODER],
     };
   }

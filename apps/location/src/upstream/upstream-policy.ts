@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
+import { type UpstreamMetrics, elapsedSeconds } from '@geoaccount/observability';
 import {
   BrokenCircuitError,
+  CircuitState,
   ConsecutiveBreaker,
   ExponentialBackoff,
   TaskCancelledError,
@@ -64,6 +66,8 @@ export interface UpstreamPolicyOptions {
   breakerFailures: number;
   /** How long the open circuit refuses calls before letting one through. */
   breakerCooldownMs: number;
+  /** Latency, failures and circuit state of this upstream (`upstream_*` metrics). */
+  metrics?: UpstreamMetrics;
 }
 
 /**
@@ -89,6 +93,7 @@ export class UpstreamPolicy {
       this.logger.warn(`${name}: circuit opened after ${breakerFailures} consecutive failures (last: ${why}); calls refused for ${breakerCooldownMs} ms`);
     });
     breaker.onReset(() => this.logger.log(`${name}: circuit closed, upstream answering again`));
+    breaker.onStateChange((state) => options.metrics?.circuit(CIRCUIT_STATES[state]));
     retrying.onRetry((event) => {
       const why = 'error' in event ? describe(event.error) : 'result';
       this.logger.debug(`${name}: attempt ${event.attempt} failed (${why}); retrying in ${Math.round(event.delay)} ms`);
@@ -126,10 +131,16 @@ export class UpstreamPolicy {
         throw err;
       }
     }, total.signal);
+    const started = process.hrtime.bigint();
     try {
-      return await Promise.race([call, deadline]);
+      const result = await Promise.race([call, deadline]);
+      this.options.metrics?.observe('request', elapsedSeconds(started), 'ok');
+      return result;
     } catch (err) {
-      throw this.translate(err);
+      const failure = this.translate(err);
+      this.options.metrics?.observe('request', elapsedSeconds(started), 'error');
+      this.options.metrics?.error('request', failureReason(failure));
+      throw failure;
     } finally {
       clearTimeout(timer);
     }
@@ -144,6 +155,17 @@ export class UpstreamPolicy {
   }
 }
 
+const CIRCUIT_STATES = { [CircuitState.Closed]: 'closed', [CircuitState.HalfOpen]: 'half_open', [CircuitState.Open]: 'open', [CircuitState.Isolated]: 'open' } as const;
+
+/** The `reason` label of a failed call. */
+function failureReason(err: UpstreamUnavailableError): string {
+  if (err instanceof UpstreamTimeoutError) return 'timeout';
+  if (err.cause instanceof BrokenCircuitError) return 'circuit_open';
+  if (err.cause instanceof UpstreamHttpError) return `http_${err.cause.status}`;
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'error';
+}
+
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const code = (err as { code?: unknown }).code;
@@ -154,6 +176,7 @@ function describe(err: unknown): string {
 export function upstreamPolicyFromConfig(
   name: string,
   config: { UPSTREAM_TIMEOUT_MS: number; UPSTREAM_RETRIES: number; UPSTREAM_BREAKER_FAILURES: number; UPSTREAM_BREAKER_COOLDOWN_MS: number },
+  metrics?: UpstreamMetrics,
 ): UpstreamPolicy {
   return new UpstreamPolicy({
     name,
@@ -161,5 +184,6 @@ export function upstreamPolicyFromConfig(
     retries: config.UPSTREAM_RETRIES,
     breakerFailures: config.UPSTREAM_BREAKER_FAILURES,
     breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
+    metrics,
   });
 }

