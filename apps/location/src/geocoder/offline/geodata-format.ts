@@ -72,6 +72,16 @@ export interface Geodata {
 /** Widest polygon the 16-bit local coordinates hold, in units. */
 export const MAX_POLYGON_SPAN = 0xffff;
 
+/**
+ * Frees a large buffer's memory now. Left to the garbage collector, the memory of a buffer read
+ * at start waits for a full collection, which an idle service may not run for a long time.
+ * Small buffers are left alone: they may share a pool with others.
+ */
+export function releaseBuffer(buffer: ArrayBufferView): void {
+  const memory = buffer.buffer as ArrayBufferLike & { transfer?: (length: number) => ArrayBuffer };
+  if (memory.byteLength >= 64 * 1024 && typeof memory.transfer === 'function') memory.transfer(0);
+}
+
 class ByteWriter {
   private buf = new Uint8Array(1 << 20);
   length = 0;
@@ -274,6 +284,8 @@ export function decodeGeodata(gz: Buffer): Geodata {
   if (point !== header.pointCount || pos !== end) throw new Error('geodata asset is inconsistent with its header');
   polyRing[polygons] = ringStarts.length;
   ringStarts.push(stepCount);
+  releaseBuffer(raw);
+  releaseBuffer(scratch);
   return {
     header,
     steps: steps.subarray(0, stepCount * 2),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Geocoder } from '../geocoder.port';
 import { CountyIndex } from './county-index';
 import { DivisionTable } from './divisions';
-import { decodeGeodata } from './geodata-format';
+import { decodeGeodata, releaseBuffer } from './geodata-format';
 import { OfflineGeocoder } from './offline.geocoder';
 import { decodeWorldCities } from './world-cities-format';
 import { CountryBorders, NearestCities } from './world-places';
@@ -51,10 +51,11 @@ export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}
     withCities ? readFile(path.join(dataDir, WORLD_CITIES_FILE)) : Promise.resolve(undefined),
   ]);
   const geodata = decodeGeodata(china);
+  releaseBuffer(china);
   const towns = geodata.header.towns;
   // Held by the town matcher from here on, not by the header.
   delete geodata.header.towns;
-  return new OfflineGeocoder({
+  const geocoder = new OfflineGeocoder({
     counties: new CountyIndex(geodata),
     divisions: new DivisionTable(geodata.header),
     towns,
@@ -63,4 +64,6 @@ export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}
     nearestCityMaxKm: options.nearestCityMaxKm ?? 100,
     coastToleranceDegrees: options.coastToleranceDegrees ?? 0.03,
   });
+  if (world) releaseBuffer(world);
+  return geocoder;
 }

@@ -10,6 +10,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import KDBush from 'kdbush';
+import { releaseBuffer } from './geodata-format';
 
 export const CITIES_MAGIC = 'CITY';
 export const CITIES_FORMAT = 2;
@@ -95,5 +96,6 @@ export function decodeWorldCities(gz: Buffer): WorldCities {
   pos += header.indexLength;
   const country = new Uint16Array(n);
   for (let i = 0; i < n; i++) country[i] = raw.readUInt16LE(pos + i * 2);
+  releaseBuffer(raw);
   return { header, names, nameStart, country, index: KDBush.from(indexData) };
 }
