@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   await app.listen(config.PORT, config.HOST);
   process.stdout.write(
     `location listening on http://${config.HOST}:${config.PORT} (geocoder ${config.GEOCODER}, cells ${config.CELL_SOURCE}, ` +
-      `cache ${config.REDIS_URL ? 'redis' : 'in-process'}, coordinates ${config.COORD_SYSTEM})\n`,
+      `cache ${config.REDIS_CLUSTER_NODES ? 'redis cluster' : config.REDIS_URL ? 'redis' : 'in-process'}, coordinates ${config.COORD_SYSTEM})\n`,
   );
 }
 

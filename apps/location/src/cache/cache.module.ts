@@ -4,13 +4,17 @@ import { LocationConfig } from '../config/location.config';
 import { LOOKUP_CACHE, type LookupCache } from './lookup-cache.port';
 import { MemoryLookupCache } from './memory-lookup-cache';
 import { MeteredLookupCache } from './metered-lookup-cache';
-import { RedisLookupCache } from './redis-lookup-cache';
+import { RedisLookupCache, parseClusterNodes } from './redis-lookup-cache';
 
-/** Redis when `REDIS_URL` is set, else an in-process LRU; hits, misses and Redis errors go to `metrics`. */
+/**
+ * A Redis Cluster when `REDIS_CLUSTER_NODES` is set, else Redis when `REDIS_URL` is set,
+ * else an in-process LRU; hits, misses and Redis errors go to `metrics`.
+ */
 export async function createLookupCache(config: LocationConfig, metrics?: Metrics): Promise<LookupCache> {
   const meter = (cache: LookupCache) => (metrics ? new MeteredLookupCache(cache, metrics.cache()) : cache);
-  if (!config.REDIS_URL) return meter(new MemoryLookupCache(config.CACHE_MAX_ENTRIES));
-  const cache = new RedisLookupCache(config.REDIS_URL, {
+  const target = config.REDIS_CLUSTER_NODES ? parseClusterNodes(config.REDIS_CLUSTER_NODES) : config.REDIS_URL;
+  if (!target) return meter(new MemoryLookupCache(config.CACHE_MAX_ENTRIES));
+  const cache = new RedisLookupCache(target, {
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     onError: (operation) => metrics?.cache().error(operation),
   });

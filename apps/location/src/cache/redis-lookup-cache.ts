@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { LookupCache } from './lookup-cache.port';
 
 export interface RedisLookupCacheOptions {
@@ -15,8 +15,22 @@ export interface RedisLookupCacheOptions {
   onError?: (operation: 'get' | 'set' | 'connection', err: unknown) => void;
 }
 
+/** A seed node of a Redis Cluster. */
+export interface ClusterNode {
+  host: string;
+  port: number;
+}
+
+/** `host:port,host:port,...` (`REDIS_CLUSTER_NODES`) → seed nodes. */
+export function parseClusterNodes(text: string): ClusterNode[] {
+  return text.split(',').map((entry) => {
+    const at = entry.lastIndexOf(':');
+    return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
+  });
+}
+
 /**
- * Redis through ioredis. Never fails a request: while Redis is unreachable every read is a
+ * Redis (a `redis://` URL) or a Redis Cluster (seed nodes) through ioredis. Never fails a request: while Redis is unreachable every read is a
  * miss and every write is dropped, without waiting (no offline queue, a short command
  * timeout, a pause after a failure). ioredis reconnects by itself; caching resumes as soon
  * as the connection is ready again. One warning when Redis goes away, one notice when it
@@ -25,25 +39,32 @@ export interface RedisLookupCacheOptions {
 export class RedisLookupCache implements LookupCache {
   readonly name = 'redis';
   private readonly logger = new Logger('Cache');
-  private readonly redis: Redis;
+  private readonly redis: Redis | Cluster;
   private readonly pauseMs: number;
+  private readonly commandTimeoutMs: number;
   private available = true;
   private pausedUntil = 0;
   private closing = false;
   private readonly onError?: RedisLookupCacheOptions['onError'];
 
-  constructor(url: string, options: RedisLookupCacheOptions) {
+  constructor(target: string | ClusterNode[], options: RedisLookupCacheOptions) {
     this.onError = options.onError;
     this.pauseMs = options.pauseAfterFailureMs ?? 1000;
+    this.commandTimeoutMs = options.commandTimeoutMs;
     const maxDelay = options.maxReconnectDelayMs ?? 1000;
-    this.redis = new Redis(url, {
+    const connection = {
       commandTimeout: options.commandTimeoutMs,
       connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
-      enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      retryStrategy: (times) => Math.min(100 * times, maxDelay),
       connectionName: 'geoaccount-location',
-    });
+    };
+    const retryStrategy = (times: number) => Math.min(100 * times, maxDelay);
+    // A cluster follows failovers by itself: MOVED answers and connection errors make it
+    // reload the slot map, so the slots of a dead master are served by its promoted replica.
+    this.redis =
+      typeof target === 'string'
+        ? new Redis(target, { ...connection, enableOfflineQueue: false, retryStrategy })
+        : new Cluster(target, { redisOptions: connection, enableOfflineQueue: false, clusterRetryStrategy: retryStrategy, retryDelayOnFailover: 50 });
     this.redis.on('error', (err: Error) => {
       if (!this.closing) this.onError?.('connection', err);
       this.down(err);
@@ -66,7 +87,7 @@ export class RedisLookupCache implements LookupCache {
   async get(key: string): Promise<string | undefined> {
     if (!this.usable()) return undefined;
     try {
-      const value = await this.redis.get(key);
+      const value = await this.bounded(this.redis.get(key));
       this.succeeded();
       return value ?? undefined;
     } catch (err) {
@@ -79,7 +100,7 @@ export class RedisLookupCache implements LookupCache {
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     if (!this.usable()) return;
     try {
-      await this.redis.set(key, value, 'EX', ttlSeconds);
+      await this.bounded(this.redis.set(key, value, 'EX', ttlSeconds));
       this.succeeded();
     } catch (err) {
       this.onError?.('set', err);
@@ -97,6 +118,18 @@ export class RedisLookupCache implements LookupCache {
 
   reachable(): boolean {
     return this.redis.status === 'ready';
+  }
+
+  /**
+   * The command's answer, or a failure after `commandTimeoutMs`: a cluster that re-routes a
+   * command during a failover can hold it longer than the per-connection `commandTimeout`.
+   */
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis command timed out after ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
+    });
+    return Promise.race([command, limit]).finally(() => clearTimeout(timer));
   }
 
   private usable(): boolean {

@@ -1,4 +1,5 @@
 import { ConfigError } from '@geoaccount/api';
+import { parseClusterNodes } from '../cache/redis-lookup-cache';
 import { loadLocationConfig } from './location.config';
 
 describe('location config', () => {
@@ -23,6 +24,8 @@ describe('location config', () => {
     ['CELL_TOWERS_MCC', '460;454'],
     ['CACHE_KEY_PREFIX', 'with space'],
     ['UPSTREAM_RETRIES', '-1'],
+    ['REDIS_CLUSTER_NODES', 'redis://127.0.0.1:7000'],
+    ['REDIS_CLUSTER_NODES', '127.0.0.1:7000,127.0.0.1'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadLocationConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadLocationConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));
@@ -32,6 +35,14 @@ describe('location config', () => {
     expect(() => loadLocationConfig({ GEOCODER: 'amap' })).toThrow('Invalid environment variable AMAP_KEY: required when GEOCODER=amap');
     expect(loadLocationConfig({ GEOCODER: 'amap', AMAP_KEY: 'k', AMAP_BASE_URL: 'http://127.0.0.1:8080' })).toMatchObject({ GEOCODER: 'amap', AMAP_KEY: 'k' });
     expect(() => loadLocationConfig({ CELL_SOURCE: 'opencellid' })).toThrow('Invalid environment variable OPENCELLID_KEY: required when CELL_SOURCE=opencellid');
+  });
+
+  it('takes Redis Cluster seed nodes', () => {
+    expect(loadLocationConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-1.internal:7001' })).toMatchObject({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-1.internal:7001' });
+    expect(parseClusterNodes('10.0.0.1:7000,redis-1.internal:7001')).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-1.internal', port: 7001 },
+    ]);
   });
 
   it('has the service defaults for what the contract leaves open', () => {

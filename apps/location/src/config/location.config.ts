@@ -25,6 +25,13 @@ export class LocationConfig extends OperationsConfig {
   @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'expected redis://host:port/db' })
   REDIS_URL?: string = undefined;
 
+  /**
+   * Redis Cluster seed nodes, `host:port,host:port,...`; when set, the cache uses the cluster
+   * (and `REDIS_URL` is not used).
+   */
+  @IsOptional() @Matches(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, { message: 'expected host:port,host:port,...' })
+  REDIS_CLUSTER_NODES?: string = undefined;
+
   @Type(() => Number) @IsInt() @Min(1)
   CACHE_TTL_SECONDS = 604800;
 
