@@ -42,7 +42,14 @@ export function appCredentialsEnv(apps: AppCredential[] = APPS): string {
 }
 
 export function accountClient(baseUrl: string, app: AppCredential = APP_A, options: { nonce?: boolean } = {}): AccountClient {
-  return new AccountClient({ baseUrl, appToken: app.appToken, secret: app.secret, aesKey: app.aesKey, aesMode: app.aesMode, nonce: options.nonce });
+  return new AccountClient({
+    baseUrl,
+    appToken: app.appToken,
+    secret: app.secret,
+    aesKey: app.aesKey,
+    aesMode: app.aesMode,
+    nonce: options.nonce,
+  });
 }
 
 export function lbsClient(baseUrl: string, app: AppCredential = APP_A): LbsClient {

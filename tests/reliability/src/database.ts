@@ -79,7 +79,9 @@ function businessTables(pool: Pool): Promise<string[]> {
 export async function accountDigest(pool: Pool, appToken?: string): Promise<string> {
   const tables = await businessTables(pool);
   const where = appToken === undefined ? '' : ' WHERE r.app_token = $1';
-  const parts = tables.map((t) => `SELECT '${t}' AS t, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS d FROM "${t}" r${where}`);
+  const parts = tables.map(
+    (t) => `SELECT '${t}' AS t, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS d FROM "${t}" r${where}`,
+  );
   const { rows } = await pool.query<{ t: string; d: string }>(parts.join(' UNION ALL '), appToken === undefined ? [] : [appToken]);
   return rows
     .sort((a, b) => a.t.localeCompare(b.t))

@@ -35,7 +35,8 @@ export function accountEnvelopeProblem(status: number, body: unknown): string | 
   const statuses = ACCOUNT_TABLE.get(b.response_code);
   if (!statuses) return `unknown response_code ${b.response_code}`;
   if (!statuses.has(status)) return `response_code ${b.response_code} with HTTP ${status} (table: ${[...statuses].join('/')})`;
-  if (typeof b.response_message !== 'string' || b.response_message.length > 32) return `bad response_message ${JSON.stringify(b.response_message)}`;
+  if (typeof b.response_message !== 'string' || b.response_message.length > 32)
+    return `bad response_message ${JSON.stringify(b.response_message)}`;
   return undefined;
 }
 

@@ -45,7 +45,11 @@ function errorText(err: unknown): string {
  */
 export function steadyLoad(
   workers: number,
-  step: (worker: number, iteration: number, request: (op: string, id: string | undefined, send: () => Promise<Answer>) => Promise<Sample>) => Promise<void>,
+  step: (
+    worker: number,
+    iteration: number,
+    request: (op: string, id: string | undefined, send: () => Promise<Answer>) => Promise<Sample>,
+  ) => Promise<void>,
   pauseMs = 0,
 ): LoadRun {
   const began = Date.now();

@@ -79,7 +79,13 @@ export class ServiceProcess {
     const port = options.port ?? (await freePort());
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUBBED.includes(k)) env[k] = v;
-    Object.assign(env, { HOST: '127.0.0.1', PORT: String(port), APP_CREDENTIALS: appCredentialsEnv(), LOG_LEVEL: 'info', NODE_ENV: 'test' });
+    Object.assign(env, {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_CREDENTIALS: appCredentialsEnv(),
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+    });
     for (const [k, v] of Object.entries(options.env ?? {})) {
       if (v === undefined) delete env[k];
       else env[k] = v;

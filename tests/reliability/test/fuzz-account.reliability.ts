@@ -63,8 +63,18 @@ describe('account fuzzing', () => {
     const seconds = (Date.now() - started) / 1000;
     expect(f.svc.alive).toBe(true);
     const accepted = sent - refused;
-    figure('fuzz-account', 'generated requests / refused / accepted', `${sent} / ${refused} / ${accepted}`, '', '≥ 10000 requests, 0 × 5xx');
-    figure('fuzz-account', 'answers by status/code', JSON.stringify(Object.fromEntries(Object.entries(byStatus).sort((a, b) => b[1] - a[1]))));
+    figure(
+      'fuzz-account',
+      'generated requests / refused / accepted',
+      `${sent} / ${refused} / ${accepted}`,
+      '',
+      '≥ 10000 requests, 0 × 5xx',
+    );
+    figure(
+      'fuzz-account',
+      'answers by status/code',
+      JSON.stringify(Object.fromEntries(Object.entries(byStatus).sort((a, b) => b[1] - a[1]))),
+    );
     figure('fuzz-account', 'throughput (with a digest after each request)', sent / seconds, 'requests/s');
     expect(sent).toBeGreaterThanOrEqual(RUNS);
     expect(Object.keys(byStatus).filter((k) => k.startsWith('5'))).toEqual([]);

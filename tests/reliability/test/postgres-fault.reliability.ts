@@ -64,7 +64,13 @@ describe('PostgreSQL fault under steady signed load', () => {
 
     figure('postgres-fault', 'requests before / during / after the outage', `${before.length} / ${during.length} / ${after.length}`);
     figure('postgres-fault', 'answers during the outage', JSON.stringify(tally(during)));
-    figure('postgres-fault', 'p50 / max latency during the outage', `${percentile(outageLatencies, 50)} / ${Math.max(...outageLatencies)}`, 'ms', `max < ${OUTAGE_LATENCY_BOUND_MS}`);
+    figure(
+      'postgres-fault',
+      'p50 / max latency during the outage',
+      `${percentile(outageLatencies, 50)} / ${Math.max(...outageLatencies)}`,
+      'ms',
+      `max < ${OUTAGE_LATENCY_BOUND_MS}`,
+    );
     figure('postgres-fault', 'recovery: first 2xx after PostgreSQL is back', recoveryMs, 'ms', `< ${RECOVERY_BOUND_MS}`);
 
     expect(before.length).toBeGreaterThan(20);
@@ -72,7 +78,10 @@ describe('PostgreSQL fault under steady signed load', () => {
 
     expect(during.length).toBeGreaterThan(20);
     const wrongDuring = during.filter(
-      (s: Sample) => s.status !== 503 || s.code !== (s.op === 'create' ? '10099' : '10399') || (s.body as Record<string, unknown>).response_message !== 'system exception',
+      (s: Sample) =>
+        s.status !== 503 ||
+        s.code !== (s.op === 'create' ? '10099' : '10399') ||
+        (s.body as Record<string, unknown>).response_message !== 'system exception',
     );
     expect(wrongDuring).toEqual([]);
     expect(Math.max(...outageLatencies)).toBeLessThan(OUTAGE_LATENCY_BOUND_MS);

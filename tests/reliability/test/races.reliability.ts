@@ -29,7 +29,13 @@ describe('races', () => {
   describe(`${DUPLICATES} concurrent duplicate creates: exactly one 201, the others 409 with the spec code`, () => {
     const cases = [
       { what: 'auth', code: '10010', table: 'auths', key: 'auth_id', send: (id: string) => f.a.createAuth(id, { auth_name: 'dup' }) },
-      { what: 'group', code: '10420', table: 'auth_groups', key: 'group_id', send: (id: string) => f.a.createGroup(id, { group_name: 'dup' }) },
+      {
+        what: 'group',
+        code: '10420',
+        table: 'auth_groups',
+        key: 'group_id',
+        send: (id: string) => f.a.createGroup(id, { group_name: 'dup' }),
+      },
       {
         what: 'user',
         code: '20020',
@@ -49,7 +55,10 @@ describe('races', () => {
       for (const r of answers.filter((x) => x.status === 409)) {
         expect((r.body as Record<string, string>).response_message.length).toBeLessThanOrEqual(32);
       }
-      const { rows } = await f.db.pool.query(`SELECT count(*)::int AS n FROM "${table}" WHERE app_token = $1 AND "${key}" = $2`, [APP_A.appToken, id]);
+      const { rows } = await f.db.pool.query(`SELECT count(*)::int AS n FROM "${table}" WHERE app_token = $1 AND "${key}" = $2`, [
+        APP_A.appToken,
+        id,
+      ]);
       expect(rows[0].n).toBe(1);
     });
   });
@@ -107,7 +116,11 @@ describe('races', () => {
       const answers = await Promise.all(Array.from({ length: 5 }, () => f.a.login(id, password('wrong'))));
       const sixth = await f.a.login(id, password('wrong'));
       const right = await f.a.login(id, password('lock'));
-      figure('races', '5 concurrent wrong logins, then a 6th, then the right password', `${JSON.stringify(counts(answers))}, ${sixth.status}/${(sixth.body as Record<string, string>).response_code}, ${right.status}/${(right.body as Record<string, string>).response_code}`);
+      figure(
+        'races',
+        '5 concurrent wrong logins, then a 6th, then the right password',
+        `${JSON.stringify(counts(answers))}, ${sixth.status}/${(sixth.body as Record<string, string>).response_code}, ${right.status}/${(right.body as Record<string, string>).response_code}`,
+      );
       expect(counts(answers)).toEqual({ '401/20441': 5 });
       expect(sixth).toMatchObject({ status: 403, body: { response_code: '20443' } });
       expect(right).toMatchObject({ status: 403, body: { response_code: '20443' } });
@@ -121,10 +134,10 @@ describe('races', () => {
       figure('races', '10 concurrent wrong logins (lock at 5)', JSON.stringify(tally));
       expect(tally['401/20441']).toBeGreaterThanOrEqual(5);
       expect((tally['401/20441'] ?? 0) + (tally['403/20443'] ?? 0)).toBe(10);
-      const { rows } = await f.db.pool.query(`SELECT locked_until > now() AS locked FROM login_failures WHERE app_token = $1 AND user_login_id = $2`, [
-        APP_A.appToken,
-        id,
-      ]);
+      const { rows } = await f.db.pool.query(
+        `SELECT locked_until > now() AS locked FROM login_failures WHERE app_token = $1 AND user_login_id = $2`,
+        [APP_A.appToken, id],
+      );
       expect(rows).toEqual([{ locked: true }]);
       expect(await f.a.login(id, password('lock'))).toMatchObject({ status: 403, body: { response_code: '20443' } });
     });
@@ -132,7 +145,10 @@ describe('races', () => {
     it('the stored counter counts each of 40 concurrent failures exactly once', async () => {
       // A second instance on the same database whose lock threshold is out of reach, so every
       // failure stays in the counter.
-      const counting = await ServiceProcess.start('account', { name: 'account-races-counter', env: { DATABASE_URL: f.db.url, LOGIN_MAX_FAILURES: '1000' } });
+      const counting = await ServiceProcess.start('account', {
+        name: 'account-races-counter',
+        env: { DATABASE_URL: f.db.url, LOGIN_MAX_FAILURES: '1000' },
+      });
       try {
         const client = accountClient(counting.baseUrl, APP_A);
         const id = 'lock-count';
@@ -145,7 +161,13 @@ describe('races', () => {
           `SELECT user_login_id, cardinality(failed_at) AS n FROM login_failures WHERE app_token = $1 AND user_login_id = ANY($2) ORDER BY 1`,
           [APP_A.appToken, [id, 'no-such-user']],
         );
-        figure('races', 'stored failure counter after 40 (known id) and 20 (unknown id) concurrent failures', rows.map((r) => `${r.user_login_id}=${r.n}`).join(', '), '', '40 and 20');
+        figure(
+          'races',
+          'stored failure counter after 40 (known id) and 20 (unknown id) concurrent failures',
+          rows.map((r) => `${r.user_login_id}=${r.n}`).join(', '),
+          '',
+          '40 and 20',
+        );
         expect(rows).toEqual([
           { user_login_id: id, n: 40 },
           { user_login_id: 'no-such-user', n: 20 },

@@ -56,7 +56,11 @@ const id = (pool: string[]) =>
     { weight: 2, arbitrary: anyValue },
     { weight: 1, arbitrary: fc.constantFrom('login', 'auths', '..', '.', 'a/b', 'a?b', 'a#b', '%2F', ' ') },
   );
-const idList = (pool: string[]) => fc.oneof(fc.subarray(pool).map((l) => l.join(',')), anyValue);
+const idList = (pool: string[]) =>
+  fc.oneof(
+    fc.subarray(pool).map((l) => l.join(',')),
+    anyValue,
+  );
 const encryptFor = (app: AppCredential, pwd: string) => encryptPassword(pwd, deriveAesKey(app.aesKey), app.aesMode ?? 'gcm');
 const ENC_RIGHT = '<encrypted: right password>';
 const ENC_WRONG = '<encrypted: wrong password>';
@@ -95,11 +99,7 @@ const FIELD_VALUES: Record<string, fc.Arbitrary<string>> = {
   page_size: plausible('1', '20', '1000', '1001'),
   user_login_ids: idList(USER_IDS),
   // Placeholders for ciphertexts made at send time with the sending app's key (or another's).
-  user_pwd_encrypt: fc.oneof(
-    fc.constantFrom(ENC_RIGHT, ENC_WRONG, ENC_FOREIGN),
-    anyValue,
-    fc.base64String({ maxLength: 80 }),
-  ),
+  user_pwd_encrypt: fc.oneof(fc.constantFrom(ENC_RIGHT, ENC_WRONG, ENC_FOREIGN), anyValue, fc.base64String({ maxLength: 80 })),
 };
 
 const AUTH_FIELDS = ['auth_name', 'auth_desc', 'auth_state', 'auth_type', 'auth_level', 'parent_auth_id', 'sub_auth_flag'];
@@ -135,48 +135,102 @@ const fixed = (...segments: string[]) => fc.constant({ segments, pathIds: {} as 
 const ENDPOINTS: Endpoint[] = [
   { name: 'createAuth', method: 'POST', segments: one(['auths'], 'auth_id', AUTH_IDS), fields: AUTH_FIELDS },
   { name: 'modifyAuth', method: 'PUT', segments: one(['auths'], 'auth_id', AUTH_IDS), fields: AUTH_FIELDS },
-  { name: 'listAuths', method: 'GET', segments: fixed('auths'), fields: ['auth_ids', 'auth_state', 'auth_type', 'auth_level', 'parent_auth_id'] },
+  {
+    name: 'listAuths',
+    method: 'GET',
+    segments: fixed('auths'),
+    fields: ['auth_ids', 'auth_state', 'auth_type', 'auth_level', 'parent_auth_id'],
+  },
   { name: 'getAuth', method: 'GET', segments: one(['auths'], 'auth_id', AUTH_IDS), fields: [] },
   { name: 'createGroup', method: 'POST', segments: one(['authgroups'], 'group_id', GROUP_IDS), fields: GROUP_FIELDS },
   { name: 'modifyGroup', method: 'PUT', segments: one(['authgroups'], 'group_id', GROUP_IDS), fields: GROUP_FIELDS },
   { name: 'listGroups', method: 'GET', segments: fixed('authgroups'), fields: ['group_ids'] },
   { name: 'getGroup', method: 'GET', segments: one(['authgroups'], 'group_id', GROUP_IDS), fields: [] },
   { name: 'registerUser', method: 'POST', segments: one(['users'], 'user_login_id', USER_IDS), fields: USER_FIELDS },
-  { name: 'modifyUser', method: 'PUT', segments: one(['users'], 'user_login_id', USER_IDS), fields: USER_FIELDS.filter((f) => f !== 'is_domain_user') },
+  {
+    name: 'modifyUser',
+    method: 'PUT',
+    segments: one(['users'], 'user_login_id', USER_IDS),
+    fields: USER_FIELDS.filter((f) => f !== 'is_domain_user'),
+  },
   { name: 'listUsers', method: 'GET', segments: fixed('users'), fields: ['page_number', 'page_size', 'user_login_ids', 'org_id'] },
   { name: 'getUser', method: 'GET', segments: one(['users'], 'user_login_id', USER_IDS), fields: [] },
-  { name: 'login', method: 'POST', segments: one(['users', 'login'], 'user_login_id', USER_IDS), fields: ['user_pwd_encrypt', 'is_domain_user'] },
+  {
+    name: 'login',
+    method: 'POST',
+    segments: one(['users', 'login'], 'user_login_id', USER_IDS),
+    fields: ['user_pwd_encrypt', 'is_domain_user'],
+  },
   { name: 'userAuths', method: 'GET', segments: one(['users'], 'user_login_id', USER_IDS, ['auths']), fields: [] },
   {
     name: 'userHasAuth',
     method: 'GET',
-    segments: fc.tuple(id(USER_IDS), id(AUTH_IDS)).map(([u, a]) => ({ segments: ['users', u, 'auths', a], pathIds: { user_login_id: u, auth_id: a } })),
+    segments: fc
+      .tuple(id(USER_IDS), id(AUTH_IDS))
+      .map(([u, a]) => ({ segments: ['users', u, 'auths', a], pathIds: { user_login_id: u, auth_id: a } })),
     fields: [],
   },
 ];
 
 const EXTRA_NAMES = fc.oneof(
-  fc.constantFrom('timestamp', 'nonce', 'app_token', 'signature', 'auth_id', 'group_id', 'user_login_id', 'user_pwd', '__proto__', 'a[b]', 'x'),
+  fc.constantFrom(
+    'timestamp',
+    'nonce',
+    'app_token',
+    'signature',
+    'auth_id',
+    'group_id',
+    'user_login_id',
+    'user_pwd',
+    '__proto__',
+    'a[b]',
+    'x',
+  ),
   fc.string({ maxLength: 12 }).map(wellFormed),
 );
 
 function endpointRequest(e: Endpoint): fc.Arbitrary<AccountFuzzRequest> {
   const fieldPairs = fc
     .subarray(e.fields)
-    .chain((names) => (names.length ? fc.tuple(...names.map((n) => FIELD_VALUES[n]!.map((v): [string, string] => [n, v]))) : fc.constant([] as [string, string][])));
+    .chain((names) =>
+      names.length
+        ? fc.tuple(...names.map((n) => FIELD_VALUES[n]!.map((v): [string, string] => [n, v])))
+        : fc.constant([] as [string, string][]),
+    );
   return fc
     .record({
-      method: fc.oneof({ weight: 20, arbitrary: fc.constant(e.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH') }),
+      method: fc.oneof(
+        { weight: 20, arbitrary: fc.constant(e.method) },
+        { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH') },
+      ),
       path: e.segments,
       fields: fieldPairs,
-      extras: fc.array(fc.tuple(EXTRA_NAMES, anyValue), { maxLength: 2 }),
+      extras: fc.oneof(
+        { weight: 4, arbitrary: fc.constant([] as [string, string][]) },
+        { weight: 1, arbitrary: fc.array(fc.tuple(EXTRA_NAMES, anyValue), { minLength: 1, maxLength: 2 }) },
+      ),
       duplicate: fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.nat(), anyValue) }),
       auth: fc.oneof({ weight: 14, arbitrary: fc.constant<AuthMode>('valid') }, { weight: 13, arbitrary: fc.constantFrom(...AUTH_MODES) }),
       nonce: fc.boolean(),
-      encoding: fc.oneof({ weight: 8, arbitrary: fc.constant<Encoding>('urlencoded') }, { weight: 6, arbitrary: fc.constantFrom(...ENCODINGS) }),
+      encoding: fc.oneof(
+        { weight: 8, arbitrary: fc.constant<Encoding>('urlencoded') },
+        { weight: 6, arbitrary: fc.constantFrom(...ENCODINGS) },
+      ),
       rawQuery: fc.oneof(
         { weight: 12, arbitrary: fc.constant('') },
-        { weight: 1, arbitrary: fc.constantFrom('&%ZZ', '&a=%E0%A4', '&&&', '&=', '&timestamp=1', '&signature=', `&app_token=${APP_B.appToken}`, '&a=%00') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '&%ZZ',
+            '&a=%E0%A4',
+            '&&&',
+            '&=',
+            '&timestamp=1',
+            '&signature=',
+            `&app_token=${APP_B.appToken}`,
+            '&a=%00',
+          ),
+        },
       ),
     })
     .map(({ method, path, fields, extras, duplicate, auth, nonce, encoding, rawQuery }) => {
@@ -197,7 +251,10 @@ export const accountRequest: fc.Arbitrary<AccountFuzzRequest> = fc.oneof(
     arbitrary: fc
       .record({
         method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
-        segments: fc.array(fc.oneof(fc.constantFrom('auths', 'authgroups', 'users', 'login', 'auths', ''), anyValue), { minLength: 0, maxLength: 5 }),
+        segments: fc.array(fc.oneof(fc.constantFrom('auths', 'authgroups', 'users', 'login', 'auths', ''), anyValue), {
+          minLength: 0,
+          maxLength: 5,
+        }),
       })
       .map(({ method, segments }): AccountFuzzRequest => ({
         endpoint: 'unknown-route',
@@ -224,7 +281,12 @@ function multipart(pairs: [string, string][], boundary: string): string {
 }
 
 /** Sends a generated request to the account service at `baseUrl` as `app` (`other`: a foreign app). */
-export async function sendAccountRequest(baseUrl: string, r: AccountFuzzRequest, app: AppCredential, other: AppCredential): Promise<RawAnswer> {
+export async function sendAccountRequest(
+  baseUrl: string,
+  r: AccountFuzzRequest,
+  app: AppCredential,
+  other: AppCredential,
+): Promise<RawAnswer> {
   const now = Math.floor(Date.now() / 1000);
   const cipher: Record<string, string> = {
     [ENC_RIGHT]: encryptFor(app, password('fuzz')),
@@ -233,9 +295,18 @@ export async function sendAccountRequest(baseUrl: string, r: AccountFuzzRequest,
   };
   const params: [string, string][] = r.fields.map(([k, v]) => [k, cipher[v] ?? v]);
   const ts =
-    r.auth === 'stale-timestamp' ? now - 3600 : r.auth === 'future-timestamp' ? now + 3600 : r.auth === 'bad-timestamp' ? 'soon' : r.auth === 'no-timestamp' ? undefined : now;
+    r.auth === 'stale-timestamp'
+      ? now - 3600
+      : r.auth === 'future-timestamp'
+        ? now + 3600
+        : r.auth === 'bad-timestamp'
+          ? 'soon'
+          : r.auth === 'no-timestamp'
+            ? undefined
+            : now;
   if (ts !== undefined) params.push(['timestamp', String(ts)]);
-  if (r.nonce || r.auth === 'long-nonce') params.push(['nonce', r.auth === 'long-nonce' ? 'n'.repeat(65) : randomBytes(12).toString('hex')]);
+  if (r.nonce || r.auth === 'long-nonce')
+    params.push(['nonce', r.auth === 'long-nonce' ? 'n'.repeat(65) : randomBytes(12).toString('hex')]);
 
   const signed: Record<string, string> = {};
   for (const [k, v] of params) if (!(k in signed)) signed[k] = v;
@@ -266,7 +337,13 @@ export async function sendAccountRequest(baseUrl: string, r: AccountFuzzRequest,
       return sendRaw(baseUrl, r.method, target, multipart(sent, boundary), `multipart/form-data; boundary=${boundary}`);
     case 'broken-multipart': {
       const body = multipart(sent, boundary);
-      return sendRaw(baseUrl, r.method, target, body.slice(0, Math.max(1, Math.floor(body.length / 2))), `multipart/form-data; boundary=${boundary}`);
+      return sendRaw(
+        baseUrl,
+        r.method,
+        target,
+        body.slice(0, Math.max(1, Math.floor(body.length / 2))),
+        `multipart/form-data; boundary=${boundary}`,
+      );
     }
     case 'multipart-no-boundary':
       return sendRaw(baseUrl, r.method, target, multipart(sent, boundary), 'multipart/form-data');

@@ -6,7 +6,13 @@ export interface RawAnswer {
 }
 
 /** Sends a request with full control over the path, the body and its content type. */
-export async function sendRaw(baseUrl: string, method: string, pathAndQuery: string, body?: string | Uint8Array | FormData, contentType?: string): Promise<RawAnswer> {
+export async function sendRaw(
+  baseUrl: string,
+  method: string,
+  pathAndQuery: string,
+  body?: string | Uint8Array | FormData,
+  contentType?: string,
+): Promise<RawAnswer> {
   const headers: Record<string, string> = {};
   if (contentType !== undefined) headers['content-type'] = contentType;
   const res = await fetch(baseUrl + pathAndQuery, { method, body, headers, signal: AbortSignal.timeout(15_000) });

@@ -61,15 +61,17 @@ export function wellFormed(s: string): string {
 }
 
 /** Any string a client could send: typical, nasty, unicode, binary, long. */
-export const anyValue: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...NASTY) },
-  { weight: 3, arbitrary: fc.string({ maxLength: 20 }) },
-  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.string({ minLength: 30, maxLength: 1100 }) },
-  { weight: 1, arbitrary: fc.integer().map(String) },
-  { weight: 1, arbitrary: fc.json({ maxDepth: 2 }) },
-).map(wellFormed);
+export const anyValue: fc.Arbitrary<string> = fc
+  .oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...NASTY) },
+    { weight: 3, arbitrary: fc.string({ maxLength: 20 }) },
+    { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.string({ minLength: 30, maxLength: 1100 }) },
+    { weight: 1, arbitrary: fc.integer().map(String) },
+    { weight: 1, arbitrary: fc.json({ maxDepth: 2 }) },
+  )
+  .map(wellFormed);
 
 /** A value drawn from a few well-formed ones (so that some requests get far), else any. */
 export function plausible(...good: string[]): fc.Arbitrary<string> {
