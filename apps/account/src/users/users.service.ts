@@ -36,11 +36,23 @@ type UserFields = Partial<Omit<UserEntity, 'appToken' | 'userLoginId' | 'userSeq
  */
 @Injectable()
 export class UsersService {
+  /**
+   * The single-user read of the hot paths (read, login) as one fixed SQL text whose columns
+   * come back under the entity's property names: no query building nor hydration per request.
+   */
+  private readonly selectOne: string;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
-  ) {}
+  ) {
+    const columns = dataSource
+      .getMetadata(UserEntity)
+      .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
+      .join(', ');
+    this.selectOne = `SELECT ${columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
+  }
 
   /** Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists. */
   async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
@@ -97,14 +109,19 @@ export class UsersService {
 
   /** One user, or 404 20301. */
   async get(appToken: string, userLoginId: string): Promise<UserView> {
-    const user = await this.users.findOneBy({ appToken, userLoginId });
+    const user = await this.findOne(appToken, userLoginId);
     if (!user) throw new ApiException(AccountCodes.USER_NOT_FOUND);
     return toUserView(user);
   }
 
   /** The user with its password hash, for the login; `null` when unknown. */
   findForLogin(appToken: string, userLoginId: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ appToken, userLoginId });
+    return this.findOne(appToken, userLoginId);
+  }
+
+  private async findOne(appToken: string, userLoginId: string): Promise<UserEntity | null> {
+    const rows = (await this.dataSource.query(this.selectOne, [appToken, userLoginId])) as UserEntity[];
+    return rows[0] ?? null;
   }
 
   /** Stores a new hash of the same password (rehash after a parameter change). */
