@@ -56,7 +56,13 @@ export function lbsClient(baseUrl: string, app: AppCredential = APP_A): LbsClien
   return new LbsClient({ baseUrl, userToken: app.appToken, secret: app.secret });
 }
 
-/** Every secret the suite hands to a service (for the log scan). */
-export function appSecrets(): string[] {
-  return APPS.flatMap((a) => [a.secret, a.aesKey]);
+/** Every secret the suite hands to a service, by name (for the log scan). */
+export function appSecrets(): { name: string; value: string }[] {
+  return APPS.flatMap((a, i) => {
+    const app = 'ABCD'[i];
+    return [
+      { name: `secret of app ${app}`, value: a.secret },
+      { name: `AES key of app ${app}`, value: a.aesKey },
+    ];
+  });
 }
