@@ -89,6 +89,9 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
   try {
     running = await listenAccountApp(database.url, options);
     db = new Pool({ connectionString: database.url, max: 4 });
+    // An idle client of this assertion pool can be ended by the server (a test stopping its
+    // database, the final DROP ... WITH (FORCE)); that must not surface as an unhandled error.
+    db.on('error', () => undefined);
     const { app, config, baseUrl, client } = running;
     const pool = db;
     return {
