@@ -152,6 +152,12 @@ describe('request signature (CONTRACT §2)', () => {
       expect(res.body).toEqual({ response_code: '90100', response_message: 'invalid nonce' });
     });
 
+    it('refuses a nonce with a NUL character (400, 90100), which no text column can store', async () => {
+      const res = await h.a.getAuth('S1', { nonce: 'n\u0000' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ response_code: '90100', response_message: 'invalid nonce' });
+    });
+
     it('does not spend a nonce on a request with a bad signature', async () => {
       expect((await h.a.getAuth('S1', { nonce: 'nonce-bad', signature: '0'.repeat(64) })).status).toBe(401);
       expect((await h.a.getAuth('S1', { nonce: 'nonce-bad' })).status).toBe(200);

@@ -64,7 +64,8 @@ export class AccountSignatureGuard implements CanActivate {
       }
     }
     const nonce = params.nonce;
-    if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE)) throw new InvalidParameterException('nonce');
+    // NUL: no text column of PostgreSQL can hold it (the nonce store would fail with a 500).
+    if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000'))) throw new InvalidParameterException('nonce');
 
     if (!verifyAccount(app.hmacKey, req.method, app.appToken, params, fields.signature)) {
       throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');

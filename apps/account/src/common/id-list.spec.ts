@@ -15,4 +15,8 @@ describe('parseIdList', () => {
     expect(() => parseIdList('A1,,B2', 'group_auths')).toThrow(new InvalidParameterException('group_auths', 'empty item in'));
     expect(() => parseIdList('A1,', 'auth_ids')).toThrow(/empty item in auth_ids/);
   });
+
+  it('refuses an item with a NUL character, naming the field', () => {
+    expect(() => parseIdList('A1,B\u00002', 'group_ids')).toThrow(new InvalidParameterException('group_ids'));
+  });
 });
