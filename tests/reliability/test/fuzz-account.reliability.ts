@@ -23,6 +23,13 @@ describe('account fuzzing', () => {
     await stopAllServices();
   });
 
+  it('answers 400/90100 to what fuzzing once turned into a 500: NUL in an id list or in the nonce', async () => {
+    const invalid = (field: string) => ({ status: 400, body: { response_code: '90100', response_message: `invalid ${field}` } });
+    expect(await f.a.listGroups({ group_ids: 'G1,\u0000' })).toMatchObject(invalid('group_ids'));
+    expect(await f.a.listAuths({ auth_ids: 'A\u00001' })).toMatchObject(invalid('auth_ids'));
+    expect(await f.a.getAuth('A1', { nonce: 'n\u0000' })).toMatchObject(invalid('nonce'));
+  });
+
   it(`${RUNS} generated requests: no 5xx, a valid envelope with a known code each, no change by a refused one`, async () => {
     const byStatus: Record<string, number> = {};
     const byEndpoint: Record<string, number> = {};
