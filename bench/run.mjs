@@ -48,8 +48,12 @@ function wanted(c) {
   return s.cases.some((f) => c.id.includes(f) || c.title.toLowerCase().includes(f.toLowerCase()));
 }
 
+/** The services run as deployed (docker/*.Dockerfile): `node --enable-source-maps dist/main.js`. */
+const SERVICE_NODE_ARGS = ['--enable-source-maps'];
+
 async function start(name, script, opts) {
-  const child = await startProcess(name, script, opts);
+  const service = Object.values(SERVICES).some((svc) => svc.main === script);
+  const child = await startProcess(name, script, service ? { nodeArgs: SERVICE_NODE_ARGS, ...opts } : opts);
   children.add(child);
   return child;
 }
@@ -210,6 +214,7 @@ async function runCase(c, index, total, targets) {
       failures(svc) && `service: ${failures(svc)}`,
       base && failures(base) && `baseline: ${failures(base)}`,
     ];
+    if (c.target?.p99Ms !== undefined && base) notes.push(`baseline p99 ${base.latency.p99} ms`);
     if (c.floorGoal && row.floorRatio !== undefined) notes.push(`floor goal >= 0.8: ${row.floorRatio >= 0.8 ? 'met' : 'not met'}`);
     row.notes = notes.filter(Boolean).join('; ');
     if (failures(svc)) row.met = false;

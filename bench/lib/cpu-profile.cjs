@@ -17,13 +17,18 @@ if (dir && process.channel) {
   session.connect();
   let running = false;
   let n = 0;
+  const start = () => {
+    running = true;
+    session.post('Profiler.enable', () =>
+      session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')),
+    );
+  };
+  // BENCH_CPU_PROFILE_FROM_START=1: from the first line of the application (start-up profiles).
+  if (process.env.BENCH_CPU_PROFILE_FROM_START === '1') start();
   process.on('message', (msg) => {
     if (msg !== 'cpu-profile') return;
     if (!running) {
-      running = true;
-      session.post('Profiler.enable', () =>
-        session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')),
-      );
+      start();
       return;
     }
     running = false;

@@ -105,10 +105,10 @@ class Child {
 export async function startProcess(
   name,
   script,
-  { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [] } = {},
+  { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [], nodeArgs: extraNodeArgs = [] } = {},
 ) {
   const port = await freePort();
-  const nodeArgs = [];
+  const nodeArgs = [...extraNodeArgs];
   if (profile) nodeArgs.push('--require', PROFILE_PRELOAD);
   const childEnv = {
     ...process.env,
