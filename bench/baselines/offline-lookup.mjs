@@ -18,7 +18,7 @@ serve((req, res) => {
   const lon = Number(q.get('param.longitude'));
   const lat = Number(q.get('param.latitude'));
   if (!Number.isFinite(lon) || !Number.isFinite(lat)) return sendJson(res, 400, { code: '099' });
-  const [x, y] = convertDatum(lon, lat, 'wgs84', geocoder.datum);
+  const [x, y] = convertDatum(lon, lat, 'wgs84', geocoder.datum, geocoder.mainland.contains);
   const place = geocoder.reverseSync(x, y);
   if (!place) return sendJson(res, 404, { code: '099', lbsStat: '0' });
   sendJson(res, 200, {

@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_APP } from '@geoaccount/signing';
 import { Redis } from 'ioredis';
-import { gcj02ToWgs84, wgs84ToGcj02 } from '../src/geo/coord-transform';
+import { type MainlandTest, gcj02ToWgs84, wgs84ToGcj02 } from '../src/geo/coord-transform';
+import { loadMainlandChina } from '../src/geo/mainland-china.module';
 import { FakeAmap } from './support/fake-amap';
 import { type LocationSession, REDIS_URL, deletePrefix, keysUnder, runPrefix, startLocation } from './support/location-session';
 
@@ -29,8 +30,10 @@ describe('location service with the AMap adapter and Redis', () => {
   const amap = new FakeAmap();
   const prefix = runPrefix('amap');
   let s: LocationSession;
+  let inMainland: MainlandTest;
 
   beforeAll(async () => {
+    inMainland = (await loadMainlandChina()).contains;
     await amap.start();
     s = await startLocation({
       GEOCODER: 'amap',
@@ -60,7 +63,7 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ code: '000', resultDesc: 'success', lbsStat: '1', ...BEIJING_DONGCHENG });
       // The WGS-84 request went to AMap converted to GCJ-02.
-      const [gLon, gLat] = wgs84ToGcj02(116.391275, 39.907501);
+      const [gLon, gLat] = wgs84ToGcj02(116.391275, 39.907501, inMainland);
       expect(amap.requests).toEqual([
         { path: '/v3/geocode/regeo', query: { location: `${f6(gLon)},${f6(gLat)}`, extensions: 'base', key: amap.key, output: 'JSON' } },
       ]);
@@ -84,7 +87,7 @@ describe('location service with the AMap adapter and Redis', () => {
     });
 
     it('names the prefecture after the county of a province-administered county (xx90xx)', async () => {
-      const [lon, lat] = gcj02ToWgs84(113.4539, 30.3646);
+      const [lon, lat] = gcj02ToWgs84(113.4539, 30.3646, inMainland);
       const res = await s.client.lbsQuery({ longitude: f6(lon), latitude: f6(lat) });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ provinceCode: '420000', areaName: '仙桃市', areaCode: '429004', standardCode: '429004', lbsStat: '1' });
@@ -108,7 +111,7 @@ describe('location service with the AMap adapter and Redis', () => {
 
   describe('addressQuery', () => {
     it('answers coordinates in WGS-84 (converted from AMap GCJ-02) and the county code, then from the cache', async () => {
-      const [lon, lat] = gcj02ToWgs84(116.397499, 39.908722);
+      const [lon, lat] = gcj02ToWgs84(116.397499, 39.908722, inMainland);
       const expected = { longitude: f6(lon), latitude: f6(lat), standardCode: '110101' };
       const first = await s.client.addressQuery({ city: '北京市', address: '长安街1号', merId: 'M001' });
       expect(first.status).toBe(200);

@@ -81,7 +81,7 @@ describe('offline geocoder accuracy on well-known places', () => {
     let county = 0;
     const misses: string[] = [];
     for (const [name, lon, lat, countyCode, areaCode] of PLACES) {
-      const [x, y] = wgs84ToGcj02(lon, lat);
+      const [x, y] = wgs84ToGcj02(lon, lat, geocoder.mainland.contains);
       const place = await geocoder.reverse(x, y);
       if (place?.provinceCode === `${countyCode.slice(0, 2)}0000`) province++;
       if (place?.areaCode === areaCode) prefecture++;

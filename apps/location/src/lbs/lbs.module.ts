@@ -1,13 +1,14 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { CacheModule } from '../cache/cache.module';
 import { CellsModule } from '../cells/cells.module';
+import { MainlandChinaModule } from '../geo/mainland-china.module';
 import { GeocoderModule } from '../geocoder/geocoder.module';
 import { LbsAccountingMiddleware } from './lbs-accounting.middleware';
 import { LbsController } from './lbs.controller';
 import { LbsService } from './lbs.service';
 
 @Module({
-  imports: [GeocoderModule.forRoot(), CellsModule.forRoot(), CacheModule.forRoot()],
+  imports: [GeocoderModule.forRoot(), CellsModule.forRoot(), CacheModule.forRoot(), MainlandChinaModule],
   controllers: [LbsController],
   providers: [LbsService],
   // The health checks read the adapters' state.

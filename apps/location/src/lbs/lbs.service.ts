@@ -4,7 +4,8 @@ import { LOOKUP_CACHE, type LookupCache } from '../cache/lookup-cache.port';
 import { SingleFlight } from '../cache/single-flight';
 import { CELL_SOURCE, type CellSource } from '../cells/cell-source.port';
 import { LocationConfig } from '../config/location.config';
-import { convertDatum } from '../geo/coord-transform';
+import { type MainlandTest, convertDatum } from '../geo/coord-transform';
+import { MainlandChina } from '../geo/mainland-china';
 import { GEOCODER, type Geocoder, type Place, UpstreamUnavailableError } from '../geocoder/geocoder.port';
 import { UpstreamTimeoutError } from '../upstream/upstream-policy';
 import { type KeyContext, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
@@ -37,7 +38,9 @@ export function addressFields(place: Place | null): LbsFields {
 }
 
 /**
- * The rules of the three operations: canonical parameters, datum conversion, the cache
+ * The rules of the three operations: canonical parameters, datum conversion (in mainland China
+ * only, whatever the adapter; tested on the coordinates in the datum they come in, either datum
+ * giving the same answer since the shift, under 1 km, is finer than the border), the cache
  * (key from the lookup parameters only, failures never cached, one upstream call per key
  * at a time) and the mapping of outcomes to CONTRACT §8.
  */
@@ -46,14 +49,17 @@ export class LbsService {
   private readonly logger = new Logger('Lbs');
   private readonly flights = new SingleFlight<Lookup>();
   private readonly datum: 'wgs84' | 'gcj02';
+  private readonly inMainland: MainlandTest;
 
   constructor(
     @Inject(GEOCODER) private readonly geocoder: Geocoder,
     @Inject(CELL_SOURCE) private readonly cells: CellSource,
     @Inject(LOOKUP_CACHE) private readonly cache: LookupCache,
     private readonly config: LocationConfig,
+    mainland: MainlandChina,
   ) {
     this.datum = config.COORD_SYSTEM;
+    this.inMainland = mainland.contains;
   }
 
   /** Coordinates (in COORD_SYSTEM) → address. */
@@ -61,7 +67,7 @@ export class LbsService {
     const lon = canonicalDegrees(longitude);
     const lat = canonicalDegrees(latitude);
     return this.answer('lbsQuery', this.geocoder.name, [lon, lat], async () => {
-      const [x, y] = convertDatum(Number(lon), Number(lat), this.datum, this.geocoder.datum);
+      const [x, y] = convertDatum(Number(lon), Number(lat), this.datum, this.geocoder.datum, this.inMainland);
       const place = await this.geocoder.reverse(x, y);
       return place && addressFields(place);
     });
@@ -76,7 +82,7 @@ export class LbsService {
     return this.answer('addressQuery', this.geocoder.name, [city, address], async () => {
       const place = await this.geocoder.forward(city, address);
       if (!place) return null;
-      const [x, y] = convertDatum(place.longitude, place.latitude, this.geocoder.datum, this.datum);
+      const [x, y] = convertDatum(place.longitude, place.latitude, this.geocoder.datum, this.datum, this.inMainland);
       return { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: place.standardCode ?? null };
     });
   }
@@ -91,9 +97,9 @@ export class LbsService {
       const cell = await this.cells.locate({ mcc, mnc, lac, cellid });
       if (!cell) return null;
       // OpenCelliD positions are WGS-84.
-      const [gx, gy] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.geocoder.datum);
+      const [gx, gy] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.geocoder.datum, this.inMainland);
       const place = await this.geocoder.reverse(gx, gy);
-      const [x, y] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.datum);
+      const [x, y] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.datum, this.inMainland);
       return { longitude: formatDegrees(x), latitude: formatDegrees(y), ...addressFields(place) };
     });
   }

@@ -17,9 +17,11 @@ export type FakeAmapMode =
   | { kind: 'garbage' };
 
 interface KnownPlace {
-  /** GCJ-02 centre; a regeo point within 0.1° of it lands here. */
+  /** GCJ-02 centre (WGS-84 outside mainland China); a regeo point within 0.1° of it lands here. */
   lon: number;
   lat: number;
+  /** Default 中国. Empty texts below are answered `[]`, as AMap does abroad. */
+  country?: string;
   province: string;
   city: string | null;
   district: string;
@@ -34,11 +36,14 @@ export const FAKE_PLACES: KnownPlace[] = [
   { lon: 114.0638, lat: 22.5403, province: '广东省', city: '深圳市', district: '福田区', adcode: '440304', township: '莲花街道', formatted: '广东省深圳市福田区莲花街道市民中心' },
   { lon: 113.2707, lat: 23.1294, province: '广东省', city: '广州市', district: '越秀区', adcode: '440104', township: '北京街道', formatted: '广东省广州市越秀区北京街道' },
   { lon: 113.4539, lat: 30.3646, province: '湖北省', city: null, district: '仙桃市', adcode: '429004', township: '沙嘴街道', formatted: '湖北省仙桃市沙嘴街道' },
+  { lon: 126.978, lat: 37.566, country: '韩国', province: '', city: null, district: '', adcode: '', township: '', formatted: '韩国首尔特别市中区' },
 ];
 
 interface KnownAddress {
   /** Matched against the `address` parameter. */
   contains: string;
+  /** Default 中国. Empty texts below are answered `[]`, as AMap does abroad. */
+  country?: string;
   location: string;
   province: string;
   city: string;
@@ -51,7 +56,13 @@ export const FAKE_ADDRESSES: KnownAddress[] = [
   { contains: '长安街1号', location: '116.397499,39.908722', province: '北京市', city: '北京市', district: '东城区', adcode: '110101', formatted: '北京市东城区长安街1号' },
   { contains: '阜通东大街6号', location: '116.480881,39.989410', province: '北京市', city: '北京市', district: '朝阳区', adcode: '110105', formatted: '北京市朝阳区阜通东大街6号' },
   { contains: '深南大道6008号', location: '113.973129,22.540315', province: '广东省', city: '深圳市', district: '南山区', adcode: '440305', formatted: '广东省深圳市南山区深南大道6008号' },
+  { contains: '世宗大路172', location: '126.976882,37.572825', country: '韩国', province: '', city: '', district: '', adcode: '', formatted: '韩国首尔特别市钟路区世宗大路172' },
 ];
+
+/** AMap answers an empty text as `[]`. */
+function orEmpty(text: string): string | never[] {
+  return text === '' ? [] : text;
+}
 
 const EMPTY_REGEO = {
   status: '1',
@@ -172,17 +183,17 @@ export class FakeAmap {
       regeocode: {
         addressComponent: {
           city: place.city ?? [],
-          province: place.province,
-          adcode: place.adcode,
-          district: place.district,
-          towncode: `${place.adcode}001000`,
+          province: orEmpty(place.province),
+          adcode: orEmpty(place.adcode),
+          district: orEmpty(place.district),
+          towncode: place.adcode ? `${place.adcode}001000` : [],
           streetNumber: { number: [], direction: [], distance: [], street: [] },
-          country: '中国',
-          township: place.township,
+          country: place.country ?? '中国',
+          township: orEmpty(place.township),
           businessAreas: [[]],
           building: { name: [], type: [] },
           neighborhood: { name: [], type: [] },
-          citycode: '010',
+          citycode: place.adcode ? '010' : [],
         },
         formatted_address: place.formatted,
       },
@@ -200,15 +211,15 @@ export class FakeAmap {
       geocodes: [
         {
           formatted_address: hit.formatted,
-          country: '中国',
-          province: hit.province,
-          citycode: '010',
-          city: hit.city,
-          district: hit.district,
+          country: hit.country ?? '中国',
+          province: orEmpty(hit.province),
+          citycode: hit.adcode ? '010' : [],
+          city: orEmpty(hit.city),
+          district: orEmpty(hit.district),
           township: [],
           neighborhood: { name: [], type: [] },
           building: { name: [], type: [] },
-          adcode: hit.adcode,
+          adcode: orEmpty(hit.adcode),
           street: [],
           number: [],
           location: hit.location,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { MainlandChina } from '../../geo/mainland-china';
 import { Geocoder } from '../geocoder.port';
 import { CountyIndex } from './county-index';
 import { DivisionTable } from './divisions';
@@ -51,6 +52,7 @@ export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}
     withCities ? readFile(path.join(dataDir, WORLD_CITIES_FILE)) : Promise.resolve(undefined),
   ]);
   const geodata = decodeGeodata(china);
+  const borders = decodeGeodata(countries);
   releaseBuffer(china);
   const towns = geodata.header.towns;
   // Held by the town matcher from here on, not by the header.
@@ -59,7 +61,8 @@ export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}
     counties: new CountyIndex(geodata),
     divisions: new DivisionTable(geodata.header),
     towns,
-    countries: new CountryBorders(decodeGeodata(countries)),
+    countries: new CountryBorders(borders),
+    mainland: new MainlandChina(borders),
     cities: world ? new NearestCities(decodeWorldCities(world)) : undefined,
     nearestCityMaxKm: options.nearestCityMaxKm ?? 100,
     coastToleranceDegrees: options.coastToleranceDegrees ?? 0.03,

@@ -4,6 +4,7 @@
  * administrative names to the seat of the deepest division named.
  */
 import { gcj02ToWgs84 } from '../../geo/coord-transform';
+import type { MainlandChina } from '../../geo/mainland-china';
 import { Datum, Geocoder, Place } from '../geocoder.port';
 import { CountyIndex } from './county-index';
 import { CHINA, Division, DivisionTable, isRegion } from './divisions';
@@ -15,6 +16,8 @@ export interface OfflineGeocoderParts {
   counties: CountyIndex;
   divisions: DivisionTable;
   countries: CountryBorders;
+  /** Where the GCJ-02 shift applies (from the same country borders). */
+  mainland: MainlandChina;
   /** Towns and sub-districts, to take a city down to its county. */
   towns?: TownTable;
   /** Absent when the world-cities asset is not loaded: abroad, the country only. */
@@ -40,6 +43,11 @@ export class OfflineGeocoder implements Geocoder {
     if (parts.towns) this.towns = new TownMatcher(parts.towns, divisions.counties);
   }
 
+  /** Where the GCJ-02 shift applies, from the country borders this geocoder loaded. */
+  get mainland(): MainlandChina {
+    return this.parts.mainland;
+  }
+
   /** The division tables (provinces, prefectures, counties with their seats). */
   get divisions(): DivisionTable {
     return this.parts.divisions;
@@ -59,8 +67,8 @@ export class OfflineGeocoder implements Geocoder {
     const hit = counties.lookup(longitude, latitude);
     if (hit >= 0) return this.place(longitude, latitude, divisions.counties[hit]);
 
-    // Country borders are WGS-84; the shift applies to points in China only.
-    const [wLon, wLat] = gcj02ToWgs84(longitude, latitude);
+    // Country borders are WGS-84; the shift applies to points in mainland China only.
+    const [wLon, wLat] = gcj02ToWgs84(longitude, latitude, this.parts.mainland.contains);
     const country = this.parts.countries.at(wLon, wLat);
     const inChina = country !== null && country.iso in CHINA_ISO;
     if (country === null || inChina) {
