@@ -252,9 +252,13 @@ describe('security (account)', () => {
   });
 
   describe('login timing', () => {
-    /** Largest accepted difference of the medians, relative to the larger one. */
-    const TOLERANCE = 0.2;
-    const ROUNDS = 40;
+    /**
+     * Largest accepted difference of the medians, relative to the larger one: the noise of a
+     * busy 2-core machine stays well under it, while an unknown id answered without the dummy
+     * hash check would be several times faster (argon2id is nearly all of a login's time).
+     */
+    const TOLERANCE = 0.3;
+    const ROUNDS = 60;
 
     it(`unknown login id and wrong password take the same time (${ROUNDS} each, interleaved; medians within ${TOLERANCE * 100}%)`, async () => {
       const client = accountClient(f.svc.baseUrl, APP_A);

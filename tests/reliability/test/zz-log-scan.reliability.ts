@@ -43,7 +43,7 @@ describe('log scan of the whole run', () => {
   it.each(forbidden.map((f) => [f.what] as const))('no %s in any line', (what) => {
     const re = forbidden.find((f) => f.what === what)!.re;
     const hits = lines.filter((l) => re.test(l.text)).map((l) => `${l.where}: ${l.text.slice(0, 300)}`);
-    figure('log-scan', `lines with a ${what}`, hits.length, '', '= 0');
+    figure('log-scan', `lines holding: ${what}`, hits.length, '', '= 0');
     expect(hits.slice(0, 5)).toEqual([]);
   });
 });
