@@ -158,7 +158,7 @@ describe('location on a Redis Cluster (3 masters + 3 replicas)', () => {
   let cluster: PrivateRedisCluster;
   let svc: ServiceProcess;
   /** Caching must be back on every slot within this time of a master's death. */
-  const FAILOVER_BOUND_MS = 10_000;
+  const FAILOVER_BOUND_MS = 15_000;
   /** A failing cache costs at most its command timeout (REDIS_COMMAND_TIMEOUT_MS, 250 ms) per request. */
   const LATENCY_BOUND_MS = 750;
 
