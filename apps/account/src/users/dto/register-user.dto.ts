@@ -1,27 +1,12 @@
 import { IsIn, IsNotEmpty, IsOptional, IsString, ValidateIf } from 'class-validator';
-import {
-  CERT_TYPES,
-  DOMAIN_FLAGS,
-  IsCommaList,
-  IsJsonObjectText,
-  IsPasswordUnlessDomainUser,
-  MaxChars,
-  NoNulChar,
-  USER_LIMITS as L,
-  USER_TYPES,
-} from './user-field.validators';
+import { DOMAIN_FLAGS, IsPasswordUnlessDomainUser, MaxChars, NoNulChar, USER_LIMITS as L, USER_TYPES } from './user-field.validators';
+import { UserFieldsDto } from './user-fields.dto';
 
 /**
  * Interface 9 (POST /users/{USER_LOGIN_ID}). Required: `user_name`, `user_type`, and
  * `user_pwd` unless `is_domain_user` is `1`; a field sent empty is stored empty.
  */
-export class RegisterUserDto {
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.org_id)
-  org_id?: string;
-
+export class RegisterUserDto extends UserFieldsDto {
   /** Required unless `is_domain_user` is `1` (a domain account may have no password here). */
   @ValidateIf((dto: RegisterUserDto) => dto.is_domain_user !== '1' || dto.user_pwd !== undefined)
   @IsString()
@@ -36,12 +21,6 @@ export class RegisterUserDto {
   @MaxChars(L.user_name)
   user_name!: string;
 
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_short_name)
-  user_short_name?: string;
-
   @IsString()
   @IsIn(USER_TYPES)
   user_type!: string;
@@ -50,54 +29,4 @@ export class RegisterUserDto {
   @IsString()
   @IsIn(DOMAIN_FLAGS)
   is_domain_user?: string;
-
-  @IsOptional()
-  @IsString()
-  @IsIn(CERT_TYPES)
-  cert_type?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.cert_id)
-  cert_id?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.cert_id_encrypt)
-  cert_id_encrypt?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_mobile)
-  user_mobile?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_mobile_encrypt)
-  user_mobile_encrypt?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_auths)
-  @IsCommaList()
-  user_auths?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_auth_groups)
-  @IsCommaList()
-  user_auth_groups?: string;
-
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_extends)
-  @IsJsonObjectText()
-  user_extends?: string;
 }
