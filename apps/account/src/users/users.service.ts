@@ -41,17 +41,19 @@ export class UsersService {
    * come back under the entity's property names: no query building nor hydration per request.
    */
   private readonly selectOne: string;
+  /** Every column under its entity property name. */
+  private readonly columns: string;
 
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
   ) {
-    const columns = dataSource
+    this.columns = dataSource
       .getMetadata(UserEntity)
       .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
       .join(', ');
-    this.selectOne = `SELECT ${columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
+    this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
   }
 
   /** Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists. */
@@ -166,15 +168,15 @@ export class UsersService {
       const size = Math.min(pageSize, total - offset);
       // A page in the second half is found scanning back from the newest user.
       const backwards = offset > total / 2;
-      const page = (await manager.query(
-        `SELECT "user_seq_id" AS "seq" FROM "users" WHERE ${where}
-          ORDER BY "user_seq_id" ${backwards ? 'DESC' : 'ASC'} LIMIT ${size} OFFSET ${backwards ? total - offset - size : offset}`,
+      // The page's keys from the index alone, then only their rows: one statement, rows already
+      // shaped as entities.
+      const rows = (await manager.query(
+        `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_seq_id" IN (
+           SELECT "user_seq_id" FROM "users" WHERE ${where}
+            ORDER BY "user_seq_id" ${backwards ? 'DESC' : 'ASC'} LIMIT ${size} OFFSET ${backwards ? total - offset - size : offset})
+          ORDER BY "user_seq_id" ASC`,
         params,
-      )) as { seq: string }[];
-      const rows = await manager.find(UserEntity, {
-        where: { appToken, userSeqId: In(page.map((r) => r.seq)) },
-        order: { userSeqId: 'ASC' },
-      });
+      )) as UserEntity[];
       return { total, users: rows.map(toUserView) };
     });
   }
