@@ -312,6 +312,7 @@ async function runAll() {
         continue;
       }
       targets[name] = child;
+      const startRss = child.rssMb();
       say(`  ${name} ready in ${Math.round(child.readyMs)} ms (first start${name === 'account' ? ', migrations included' : ''})`);
       if (name === 'account' && cases.length > 0) await seedAccount(ctx);
       for (const c of cases) await runCase(c, ++i, total, targets);
@@ -323,9 +324,10 @@ async function runAll() {
         rssMb: rss,
         targetText: '< 200 MB',
         met: rss < 200,
+        rssAtReadyMb: startRss,
         notes: child.exited
           ? `the service exited during the run:\n${child.describe()}`
-          : `VmRSS of pid ${child.pid} after ${cases.length} cases`,
+          : `VmRSS of pid ${child.pid} after ${cases.length} cases; ${Math.round(startRss)} MB when ready`,
       });
       say(`  ${name} RSS after its cases: ${Math.round(rss)} MB`);
       await stop(child);
