@@ -69,6 +69,9 @@ export class RedisLookupCache implements LookupCache {
       if (!this.closing) this.onError?.('connection', err);
       this.down(err);
     });
+    // A lost connection is an outage at once, not only when a reconnection attempt fails:
+    // reads skip Redis from this moment, so no failed command would ever report it.
+    this.redis.on('close', () => this.down(new Error('connection closed')));
     this.redis.on('ready', () => this.up());
   }
 
