@@ -161,3 +161,23 @@ describe('create_time / update_time in the service TZ', () => {
     expect(res.body).toMatchObject({ count: '1', list: [{ auth_id: 'TZ1', create_time: rows[0].c, update_time: rows[0].u }] });
   });
 });
+
+describe('CONTRACT §6: rate limited', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(() => h?.close());
+
+  it('answers 429, 90429 once an app is over its budget, without limiting the other app', async () => {
+    for (let i = 0; i < 3; i++) expect((await h.a.listAuths()).status).toBe(200);
+    const limited = await h.a.listAuths();
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ response_code: '90429', response_message: 'too many requests' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const other = await h.b.listAuths();
+    expect(other.status).toBe(200);
+    expect(other.body).toMatchObject({ response_code: '10201', count: '0', list: [] });
+  });
+});
