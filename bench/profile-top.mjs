@@ -13,3 +13,5 @@ console.log('self%   function  (file:line)');
 for (const f of topFrames(file, Number(limit))) console.log(`${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
 console.log('\nself%   package');
 for (const f of topFrames(file, 15, { byPackage: true })) console.log(`${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}`);
+console.log('\nself%   layer');
+for (const f of topFrames(file, 15, { byArea: true })) console.log(`${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}`);

@@ -8,7 +8,7 @@ const IDLE = new Set(['(idle)', '(program)', '(garbage collector)']);
  * out of the percentages' base so they show where the busy time goes. Also aggregated by
  * package when `byPackage` is set.
  */
-export function topFrames(file, limit = 15, { byPackage = false } = {}) {
+export function topFrames(file, limit = 15, { byPackage = false, byArea = false } = {}) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const self = new Map();
   const counts = new Map();
@@ -23,7 +23,7 @@ export function topFrames(file, limit = 15, { byPackage = false } = {}) {
     busy += n;
     const url = cf.url.replace(/^file:\/\//, '');
     const where = url ? `${shorten(url)}:${cf.lineNumber + 1}` : '';
-    const key = byPackage ? packageOf(url, name) : `${name}\t${where}`;
+    const key = byArea ? areaOf(packageOf(url, name)) : byPackage ? packageOf(url, name) : `${name}\t${where}`;
     self.set(key, (self.get(key) ?? 0) + n);
   }
   return [...self.entries()]
@@ -55,4 +55,64 @@ function packageOf(url, name) {
   }
   const m = /\/(apps|libs)\/([^/]+)\//.exec(url);
   return m ? `${m[1]}/${m[2]}` : url;
+}
+
+/** Packages grouped by the layer of a request they serve. */
+const AREAS = [
+  ['logging', ['pino', 'pino-http', 'pino-std-serializers', 'nestjs-pino', 'sonic-boom', 'fast-redact', 'libs/observability']],
+  ['validation', ['class-validator', 'class-transformer', 'validator', 'libphonenumber-js']],
+  ['metrics', ['prom-client', 'tdigest', 'bintrees']],
+  ['security headers', ['helmet']],
+  ['NestJS', ['@nestjs/core', '@nestjs/common', '@nestjs/platform-express', '@nestjs/terminus', 'rxjs', 'reflect-metadata']],
+  [
+    'Express',
+    [
+      'express',
+      'router',
+      'body-parser',
+      'path-to-regexp',
+      'content-type',
+      'type-is',
+      'qs',
+      'parseurl',
+      'finalhandler',
+      'send',
+      'on-finished',
+      'depd',
+      'debug',
+      'mime-types',
+      'vary',
+      'etag',
+      'fresh',
+      'raw-body',
+      'iconv-lite',
+    ],
+  ],
+  [
+    'TypeORM + pg',
+    ['typeorm', 'pg', 'pg-pool', 'pg-protocol', 'pg-types', 'postgres-date', 'postgres-array', 'postgres-interval', 'postgres-bytea'],
+  ],
+  ['Redis client', ['ioredis', '@ioredis/commands', 'redis-parser', 'denque', 'standard-as-callback', 'cluster-key-slot']],
+  [
+    'the service',
+    [
+      'apps/account',
+      'apps/location',
+      'libs/signing',
+      'libs/api',
+      'lru-cache',
+      'flatbush',
+      'kdbush',
+      'geokdbush',
+      '@rapideditor/country-coder',
+      'which-polygon',
+    ],
+  ],
+  ['Node + syscalls', ['node:internal', '(native)', '(program)']],
+  ['GC', ['(garbage collector)']],
+];
+
+function areaOf(pkg) {
+  for (const [area, packages] of AREAS) if (packages.includes(pkg)) return area;
+  return `other (${pkg})`;
 }
