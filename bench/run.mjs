@@ -48,8 +48,8 @@ function wanted(c) {
   return s.cases.some((f) => c.id.includes(f) || c.title.toLowerCase().includes(f.toLowerCase()));
 }
 
-/** The services run as deployed (docker/*.Dockerfile): `node --enable-source-maps dist/main.js`. */
-const SERVICE_NODE_ARGS = ['--enable-source-maps'];
+/** The services run as deployed (docker/*.Dockerfile): `node --enable-source-maps --max-semi-space-size=16 dist/main.js`. */
+const SERVICE_NODE_ARGS = ['--enable-source-maps', '--max-semi-space-size=16'];
 
 async function start(name, script, opts) {
   const service = Object.values(SERVICES).some((svc) => svc.main === script);

@@ -35,4 +35,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 # Migrations: the same image with `node dist/database/migrate.js` (compose service
 # account-migrate, Kubernetes Job account-migrate).
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=16", "dist/main.js"]

@@ -35,7 +35,9 @@ const children = new Map();
 let stopping = false;
 
 function run(name) {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(root, SERVICES[name].main)], {
+  // As in the images: a 16 MB young generation (V8's default on a large host is 64 MB per
+  // semi-space) saves 40-60 MB of RSS at no measurable CPU cost (docs/performance.md).
+  const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=16', join(root, SERVICES[name].main)], {
     cwd: root,
     env: process.env,
     stdio: names.length === 1 ? 'inherit' : ['ignore', 'pipe', 'pipe'],
