@@ -10,7 +10,7 @@ import { preflight } from './lib/preflight.mjs';
 import { startProcess } from './lib/proc.mjs';
 
 const s = settings();
-const steps = ['', 'defaults', 'requestId', 'nestPino', 'pinoHttp', 'helmet', 'metrics', 'draining'];
+const steps = ['', 'defaults', 'observer', 'headers'];
 const spec = { path: '/hello?name=bench', expectBody: ['"message":"hello"'] };
 const rows = [];
 let layers = [];

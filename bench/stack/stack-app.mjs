@@ -1,10 +1,10 @@
 // A hello-world NestJS application on Express with a chosen subset of the services' HTTP
 // stack (BENCH_LAYERS, comma-separated), built from the project's own compiled libraries, to
 // find what each layer costs per request. Layers:
-//   requestId  the X-Request-Id middleware             pinoHttp   the access logger (pino-http)
-//   nestPino   nestjs-pino's per-request logger binding helmet     helmet()
-//   metrics    the HTTP metrics middleware              draining   the shutdown middleware
 //   defaults   applyHttpDefaults: exception filter, validation pipe (with a one-field DTO)
+//   observer   ObservabilityModule, Nest's logger on pino and the request observer (request id,
+//              access line, metrics, draining)
+//   headers    the security headers of an API answer
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { appImport, appRequire, root } from '../lib/common.mjs';
@@ -37,17 +37,22 @@ Get('hello')(HelloController.prototype, 'hello', descriptor);
 Controller()(HelloController);
 
 class StackModule {}
-const imports =
-  layers.has('nestPino') || layers.has('pinoHttp') || layers.has('metrics') || layers.has('draining')
-    ? [obs.ObservabilityModule.forRoot({ service: 'stack', logLevel: 'warn', defaultMetrics: true })]
-    : [];
+const imports = layers.has('observer') ? [obs.ObservabilityModule.forRoot({ service: 'stack', logLevel: process.env.LOG_LEVEL ?? 'warn', defaultMetrics: true })] : [];
 Module({ imports, controllers: [HelloController] })(StackModule);
 
 const app = await NestFactory.create(StackModule, new ExpressAdapter(), { logger: ['error', 'warn'] });
 if (layers.has('defaults')) api.applyHttpDefaults(app, api.accountEnvelope, { shutdownHooks: false });
-if (layers.has('requestId')) app.use(obs.requestIdMiddleware);
-if (layers.has('pinoHttp')) app.use(app.get(obs.HTTP_LOGGER));
-if (layers.has('helmet')) app.use(appRequire('account')('helmet').default());
-if (layers.has('metrics')) app.use(obs.httpMetricsMiddleware(app.get(obs.Metrics)));
-if (layers.has('draining')) app.use(obs.drainingMiddleware(app.get(obs.ShutdownState)));
+if (layers.has('observer')) {
+  app.useLogger(app.get(obs.PinoNestLogger));
+  obs.captureJsonBodies(app);
+  app.use(
+    obs.httpObserver({
+      logger: app.get(obs.APP_LOGGER),
+      metrics: app.get(obs.Metrics),
+      shutdown: app.get(obs.ShutdownState),
+      quietPaths: app.get(obs.QUIET_PATHS),
+    }),
+  );
+}
+if (layers.has('headers')) app.use(obs.securityHeaders());
 await app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

@@ -71,11 +71,12 @@ describe('operations endpoints of the account service', () => {
     expect(text).toMatch(/^login_lockouts_total\{service="account"\} 1$/m);
   });
 
-  it('echoes X-Request-Id and sends helmet headers', async () => {
+  it('echoes X-Request-Id and sends the security headers of an API', async () => {
     const res = await get('/health/live', { 'X-Request-Id': 'probe-42' });
     expect(res.headers.get('x-request-id')).toBe('probe-42');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(res.headers.get('cache-control')).toContain('no-store');
   });
 
   it('serves the OpenAPI UI at /docs and the document at /docs-json', async () => {

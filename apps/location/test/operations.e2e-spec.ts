@@ -77,10 +77,12 @@ describe('operations endpoints of the location service', () => {
     expect(sample(text, 'api_results_total', { route: '/lbsapi/api/lbsQuery', status_code: '400', code: '099' })).toBe(1);
   });
 
-  it('echoes X-Request-Id and sends helmet headers', async () => {
+  it('echoes X-Request-Id and sends the security headers of an API', async () => {
     const res = await get('/health/live', { 'X-Request-Id': 'probe-7' });
     expect(res.headers.get('x-request-id')).toBe('probe-7');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cache-control')).toContain('no-store');
   });
 
   it('serves /docs and a /docs-json that lists every route the application serves', async () => {

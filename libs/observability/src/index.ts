@@ -2,6 +2,7 @@ export * from './redact';
 export * from './logging';
 export * from './metrics';
 export * from './http-metrics';
+export * from './http-observer';
 export * from './metrics.controller';
 export * from './rate-limit';
 export * from './shutdown';

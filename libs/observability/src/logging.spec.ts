@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { DEMO_APP } from '@geoaccount/signing';
 import { type Fixture, createFixtureApp, signedFields } from '../test/fixture-app';
-import { pinoHttpOptions } from './logging';
 
 /** Values that must never appear in a log line. */
 const SECRETS = {
@@ -121,20 +120,22 @@ describe('LOG_LEVEL', () => {
   });
 });
 
-describe('probe and scrape requests', () => {
-  it('are silent when they succeed and logged when they fail', () => {
-    const level = pinoHttpOptions({ service: 't', level: 'info' }).customLogLevel!;
-    const req = (url: string) => ({ url, headers: {} }) as never;
-    const res = (statusCode: number) => ({ statusCode }) as never;
-    expect(level(req('/health/ready'), res(200), undefined)).toBe('silent');
-    expect(level(req('/metrics'), res(200), undefined)).toBe('silent');
-    expect(level(req('/health/ready'), res(503), undefined)).toBe('error');
-    expect(level(req('/health/live?x=1'), res(200), undefined)).toBe('silent');
-    expect(level(req('/account/v1.0.1/auths'), res(200), undefined)).toBe('info');
-    expect(level(req('/account/v1.0.1/auths'), res(401), undefined)).toBe('warn');
-    const prefixed = pinoHttpOptions({ service: 't', level: 'info', quietPaths: ['/lbsapi/'] }).customLogLevel!;
-    expect(prefixed(req('/lbsapi/api/lbsQuery?x=1'), res(200), undefined)).toBe('silent');
-    expect(prefixed(req('/lbsapi/api/lbsQuery'), res(400), undefined)).toBe('warn');
-    expect(prefixed(req('/lbsapi'), res(200), undefined)).toBe('info');
+describe('quiet paths', () => {
+  it('keep successful requests out of the access log and log their failures', async () => {
+    const fixture = await createFixtureApp({ quietPaths: ['/open/'] });
+    try {
+      const http = request(fixture.app.getHttpServer());
+      expect((await http.get('/open/slow')).status).toBe(200);
+      expect((await http.get('/metrics')).status).toBe(200);
+      expect((await http.get('/open/none')).status).toBe(404);
+      expect((await http.get('/things/t1')).status).toBe(401);
+      const access = fixture.lines().filter((l) => l.req !== undefined);
+      expect(access.map((l) => [l.level, (l.req as { url: string }).url, (l.res as { statusCode: number }).statusCode])).toEqual([
+        [40, '/open/none', 404],
+        [40, '/things/t1', 401],
+      ]);
+    } finally {
+      await fixture.app.close();
+    }
   });
 });

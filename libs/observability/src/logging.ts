@@ -1,16 +1,16 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
-import pino, { type DestinationStream, type Level, type LevelWithSilent } from 'pino';
-import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
-import { REDACTED, isSensitiveKey, redactDeep, redactText, redactUrl } from './redact';
+import type { LoggerService } from '@nestjs/common';
+import pino, { type DestinationStream, type Level, type LoggerOptions } from 'pino';
+import { REDACTED, isSensitiveKey, redactDeep, redactText } from './redact';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** Accepted incoming request ids: short and harmless in a log line; anything else is replaced. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-type WithId = IncomingMessage & { id?: unknown; originalUrl?: string };
+type WithId = IncomingMessage & { id?: unknown };
 
 /**
  * The request's id: the caller's `X-Request-Id` when it is a sane token, a fresh UUID
@@ -19,18 +19,24 @@ type WithId = IncomingMessage & { id?: unknown; originalUrl?: string };
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
   const tagged = req as WithId;
   if (typeof tagged.id === 'string') return tagged.id;
-  const header = req.headers['x-request-id'];
-  const given = Array.isArray(header) ? header[0] : header;
-  const id = given !== undefined && VALID_REQUEST_ID.test(given) ? given : randomUUID();
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && VALID_REQUEST_ID.test(given) ? given : randomUUID();
   tagged.id = id;
   if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, id);
   return id;
 }
 
-/** Express middleware: assigns the request id before anything else can answer. */
-export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  assignRequestId(req, res);
-  next();
+/** What every log line written while handling a request carries. */
+export interface RequestContext {
+  readonly requestId: string;
+}
+
+/** The request being handled, across `await`s (set by `httpObserver`). */
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** The id of the request being handled, if any. */
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
 }
 
 export interface LoggingOptions {
@@ -40,35 +46,12 @@ export interface LoggingOptions {
   level: string;
   /** Where lines go; standard output when unset (tests pass a stream to read them). */
   stream?: DestinationStream;
-  /**
-   * Paths whose successful requests are not logged (probes, scrapes; a path ending in `/`
-   * covers everything below it). Failed requests are always logged.
-   */
-  quietPaths?: readonly string[];
 }
 
-export const DEFAULT_QUIET_PATHS = ['/health/live', '/health/ready', '/metrics'] as const;
-
-interface SerializedRequest {
-  id?: unknown;
-  method?: string;
-  url?: string;
-  remoteAddress?: string;
-  raw?: WithId;
-}
-
-function pathOf(req: IncomingMessage): string {
-  const url = (req as WithId).originalUrl ?? req.url ?? '';
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-}
-
-/** pino-http options: JSON lines, the request id, redaction everywhere, levels by status. */
-export function pinoHttpOptions(options: LoggingOptions): Options {
-  const quietPaths = options.quietPaths ?? DEFAULT_QUIET_PATHS;
-  const quiet = (path: string) => quietPaths.some((q) => (q.endsWith('/') ? path.startsWith(q) : path === q));
+/** pino settings: JSON lines, ISO times, `service`, redaction of objects, messages and errors. */
+export function loggerOptions(options: LoggingOptions): LoggerOptions {
   return {
-    level: options.level,
+    level: options.level as Level,
     base: { service: options.service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: {
@@ -87,57 +70,84 @@ export function pinoHttpOptions(options: LoggingOptions): Options {
         method.apply(this, cleaned as Parameters<typeof method>);
       },
     },
-    serializers: {
-      req: (req: SerializedRequest) => ({
-        id: req.id,
-        method: req.method,
-        url: redactUrl(req.raw?.originalUrl ?? req.url ?? ''),
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-      err: (err: unknown) => redactDeep(err),
-    },
-    genReqId: (req, res) => assignRequestId(req, res),
-    customAttributeKeys: { reqId: 'requestId' },
-    quietReqLogger: true,
-    customLogLevel: (req, res, err): LevelWithSilent => {
-      if (err !== undefined || res.statusCode >= 500) return 'error';
-      if (res.statusCode >= 400) return 'warn';
-      return quiet(pathOf(req)) ? 'silent' : 'info';
-    },
-    customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req)} ${res.statusCode} ${Math.round(responseTime)}ms`,
-    customErrorMessage: (req, res) => `${req.method} ${pathOf(req)} ${res.statusCode} failed`,
-  };
-}
-
-/**
- * The request logger of one application: pino-http with `pinoHttpOptions`, mounted by
- * `applyOperations`. nestjs-pino (`useExisting`) binds it to each request, so Nest's
- * `Logger` calls made while handling a request go to this application's logger.
- */
-export function createHttpLogger(options: LoggingOptions): HttpLogger {
-  const http = pinoHttpOptions(options);
-  return options.stream ? pinoHttp(http, options.stream) : pinoHttp(http);
-}
-
-/** A plain pino logger with the same format and redaction, for code outside Nest (start-up, shutdown). */
-export function createLogger(options: Omit<LoggingOptions, 'quietPaths'>): pino.Logger {
-  const http = pinoHttpOptions(options);
-  const settings = {
-    level: options.level as Level,
-    base: http.base,
-    timestamp: http.timestamp,
-    formatters: http.formatters,
-    hooks: http.hooks,
     serializers: { err: (err: unknown) => redactDeep(err) },
   };
+}
+
+/** The process's pino logger with the project's format and redaction. */
+export function createLogger(options: LoggingOptions): pino.Logger {
+  const settings = loggerOptions(options);
   return options.stream ? pino(settings, options.stream) : pino(settings);
 }
 
+/** Nest's start-up chatter (one line per module and route) is debug, not info. */
+const FRAMEWORK_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
+type PinoLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
 /**
- * Masks a log call's merging object. Requests, responses and streams are left to their
- * serializers (walking them would be slow and pointless), and so is the error under `err`,
- * whose serializer keeps its type and redacts it.
+ * Nest's logger (`app.useLogger`, and every `new Logger(context)`) on pino. A call's last
+ * string argument is its context; an object first argument is merged into the line (an
+ * `Error` goes under `err`); lines written while handling a request carry its `requestId`.
+ */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: pino.Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(level: PinoLevel, message: unknown, params: unknown[]): void {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = {};
+    const requestId = currentRequestId();
+    if (requestId !== undefined) fields.requestId = requestId;
+    let rest = params;
+    if (params.length > 0) {
+      fields.context = params[params.length - 1];
+      rest = params.slice(0, -1);
+    }
+    if (message instanceof Error) {
+      fields.err = message;
+      this.logger[level](fields, message.message, ...rest);
+    } else if (typeof message === 'object' && message !== null) {
+      Object.assign(fields, message);
+      this.logger[level](fields, ...(rest as [string?]));
+    } else if (level === 'error' && rest.length === 1 && typeof rest[0] === 'string' && rest[0].includes('\n    at ')) {
+      // Nest's own `error(message, stack, context)`.
+      fields.err = { message: String(message), stack: rest[0] };
+      this.logger.error(fields, String(message));
+    } else {
+      this.logger[level](fields, String(message), ...rest);
+    }
+  }
+}
+
+/**
+ * Masks a log call's merging object. Requests, responses and streams are left out of the
+ * walk (it would be slow and pointless), and so is the error under `err`, whose serializer
+ * keeps its type and redacts it.
  */
 function redactObject(object: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,8 +1,9 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
+import type pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { DEFAULT_QUIET_PATHS, createHttpLogger } from './logging';
+import { DEFAULT_QUIET_PATHS } from './http-observer';
+import { PinoNestLogger, createLogger } from './logging';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { RateLimitInterceptor, TokenBucketLimiter } from './rate-limit';
@@ -26,35 +27,37 @@ export interface ObservabilityOptions {
   defaultMetrics?: boolean;
 }
 
-/**
- * Logs (nestjs-pino), metrics (`Metrics`, `GET /metrics`), the shutdown state for readiness
- * and the per-app rate limit. Global: feature modules inject `Metrics` to add their own.
- */
-/** The application's pino-http middleware (`HttpLogger`). */
-export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
+/** The application's pino logger (`pino.Logger`): inject it to write structured lines of your own. */
+export const APP_LOGGER = Symbol('APP_LOGGER');
+/** The resolved `quietPaths` of the access log (probes and scrapes included). */
+export const QUIET_PATHS = Symbol('QUIET_PATHS');
 
+/** The application's pino logger, injected. */
+export const InjectAppLogger = (): ParameterDecorator => Inject(APP_LOGGER);
+
+export type AppLogger = pino.Logger;
+
+/**
+ * Logs (pino; Nest's logger through `PinoNestLogger`), metrics (`Metrics`, `GET /metrics`),
+ * the shutdown state for readiness and the per-app rate limit. Global: feature modules
+ * inject `Metrics` or `APP_LOGGER` to add their own.
+ */
 @Global()
 @Module({})
 export class ObservabilityModule {
   static forRoot(options: ObservabilityOptions): DynamicModule {
     const perMinute = options.rateLimitPerMinute ?? 0;
-    const httpLogger = createHttpLogger({
-      service: options.service,
-      level: options.logLevel,
-      stream: options.logStream,
-      quietPaths: [...DEFAULT_QUIET_PATHS, ...(options.quietPaths ?? [])],
-    });
+    const logger = createLogger({ service: options.service, level: options.logLevel, stream: options.logStream });
     return {
       module: ObservabilityModule,
       global: true,
-      // nestjs-pino keeps one root logger per process (the first application's); requests are
-      // logged through the application's own pino-http instance (`HTTP_LOGGER`).
-      imports: [LoggerModule.forRoot({ useExisting: true, pinoHttp: { logger: httpLogger.logger } })],
       controllers: [MetricsController],
       providers: [
         { provide: Metrics, useFactory: () => new Metrics(options.service, { defaultMetrics: options.defaultMetrics }) },
         ShutdownState,
-        { provide: HTTP_LOGGER, useValue: httpLogger },
+        { provide: APP_LOGGER, useValue: logger },
+        { provide: PinoNestLogger, useValue: new PinoNestLogger(logger) },
+        { provide: QUIET_PATHS, useValue: [...DEFAULT_QUIET_PATHS, ...(options.quietPaths ?? [])] },
         ...(perMinute > 0
           ? [
               { provide: TokenBucketLimiter, useFactory: () => new TokenBucketLimiter(perMinute) },
@@ -62,7 +65,7 @@ export class ObservabilityModule {
             ]
           : []),
       ],
-      exports: [Metrics, ShutdownState, HTTP_LOGGER, LoggerModule],
+      exports: [Metrics, ShutdownState, APP_LOGGER, PinoNestLogger, QUIET_PATHS],
     };
   }
 }

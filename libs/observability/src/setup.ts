@@ -1,13 +1,12 @@
-import type { INestApplication, LoggerService } from '@nestjs/common';
-import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
-import { httpMetricsMiddleware } from './http-metrics';
-import { requestIdMiddleware } from './logging';
+import type { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
+import { captureJsonBodies, httpObserver } from './http-observer';
+import { PinoNestLogger } from './logging';
 import { Metrics } from './metrics';
-import { HTTP_LOGGER } from './observability.module';
-import { type OpenApiOptions, setupOpenApi } from './openapi';
-import { ShutdownState, drainingMiddleware } from './shutdown';
+import { APP_LOGGER, type AppLogger, QUIET_PATHS } from './observability.module';
+import { DOCS_JSON_PATH, DOCS_PATH, type OpenApiOptions, setupOpenApi } from './openapi';
+import { ShutdownState } from './shutdown';
 
 export interface OperationsOptions {
   /** Serve `/docs` and `/docs-json`. */
@@ -16,49 +15,65 @@ export interface OperationsOptions {
 
 /**
  * The HTTP side of `ObservabilityModule`, applied before the application starts listening:
- * the pino logger for Nest's own logs, the request id, helmet's headers, the HTTP metrics,
- * `Connection: close` while draining, and the OpenAPI document.
+ * pino for Nest's own logs, the request observer (request id, access line, metrics,
+ * draining), the security headers, and the OpenAPI document.
  * Create the application with `bufferLogs: true` so that start-up logs go through pino too.
  */
 export function applyOperations(app: INestApplication, options: OperationsOptions = {}): void {
-  app.useLogger(new QuietFrameworkLogger(app.get(Logger)));
-  app.use(requestIdMiddleware);
-  app.use(app.get<HttpLogger>(HTTP_LOGGER));
-  app.use(helmet());
-  app.use(httpMetricsMiddleware(app.get(Metrics)));
-  app.use(drainingMiddleware(app.get(ShutdownState)));
+  app.useLogger(app.get(PinoNestLogger));
+  captureJsonBodies(app);
+  app.use(
+    httpObserver({
+      logger: app.get<AppLogger>(APP_LOGGER),
+      metrics: app.get(Metrics),
+      shutdown: app.get(ShutdownState),
+      quietPaths: app.get<readonly string[]>(QUIET_PATHS),
+    }),
+  );
+  app.use(securityHeaders());
   if (options.openApi) setupOpenApi(app, options.openApi);
 }
 
-/** Nest's start-up chatter (one line per module and route) is debug, not info. */
-const FRAMEWORK_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+/**
+ * Headers of a JSON API (OWASP REST Security): nothing of an answer may be framed, sniffed,
+ * run as a document or cached, and HTTPS is sticky. The HTML-page headers of helmet's
+ * defaults (opener and embedder policies, DNS prefetch, IE and Flash switches) say nothing
+ * to an API client and cost a header each on every answer.
+ */
+export const API_SECURITY_HEADERS: Readonly<HelmetOptions> = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginEmbedderPolicy: false,
+  crossOriginOpenerPolicy: false,
+  crossOriginResourcePolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
+  xContentTypeOptions: true,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: { action: 'deny' },
+  xPermittedCrossDomainPolicies: false,
+  xPoweredBy: false,
+  xXssProtection: false,
+};
 
-export class QuietFrameworkLogger implements LoggerService {
-  constructor(private readonly inner: Logger) {}
-
-  log(message: unknown, ...params: unknown[]): void {
-    const context = params[params.length - 1];
-    if (typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context)) this.inner.debug(message, ...params);
-    else this.inner.log(message, ...params);
-  }
-
-  error(message: unknown, ...params: unknown[]): void {
-    this.inner.error(message, ...params);
-  }
-
-  warn(message: unknown, ...params: unknown[]): void {
-    this.inner.warn(message, ...params);
-  }
-
-  debug(message: unknown, ...params: unknown[]): void {
-    this.inner.debug(message, ...params);
-  }
-
-  verbose(message: unknown, ...params: unknown[]): void {
-    this.inner.verbose(message, ...params);
-  }
-
-  fatal(message: unknown, ...params: unknown[]): void {
-    this.inner.fatal(message, ...params);
-  }
+/**
+ * `API_SECURITY_HEADERS` and `Cache-Control: no-store` on every answer, except the
+ * interactive documentation page, which gets helmet's defaults (its scripts, styles and
+ * images are its own).
+ */
+export function securityHeaders(): RequestHandler {
+  const api = helmet(API_SECURITY_HEADERS);
+  const page = helmet();
+  const docs = `/${DOCS_PATH}`;
+  const docsJson = `/${DOCS_JSON_PATH}`;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const path = req.path;
+    if (path.startsWith(docs) && !path.startsWith(docsJson)) {
+      page(req, res, next);
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    api(req, res, next);
+  };
 }

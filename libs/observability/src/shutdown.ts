@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { type INestApplication, Injectable, Logger } from '@nestjs/common';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Whether the service is shutting down; readiness reports "down" from the first signal on. */
 @Injectable()
@@ -15,17 +14,6 @@ export class ShutdownState {
   begin(): void {
     this.since ??= Date.now();
   }
-}
-
-/**
- * While shutting down, answers carry `Connection: close`, so that keep-alive clients open
- * their next request elsewhere instead of on a socket that is about to close.
- */
-export function drainingMiddleware(state: ShutdownState): RequestHandler {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    if (state.shuttingDown) res.setHeader('Connection', 'close');
-    next();
-  };
 }
 
 export interface GracefulShutdownOptions {
@@ -58,7 +46,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Stops accepting connections and resolves once every in-flight request has been answered.
  * Sockets without a request in progress are closed only after `idleGraceMs`: a connection
  * accepted just before may hold a request that a busy event loop has not parsed yet.
- * Answers given meanwhile carry `Connection: close` (see `drainingMiddleware`), so
+ * Answers given meanwhile carry `Connection: close` (see `httpObserver`), so
  * keep-alive clients leave by themselves.
  */
 export function closeServer(server: Server, idleGraceMs = DEFAULT_IDLE_GRACE_MS): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
+import { type AppLogger, InjectAppLogger, currentRequestId, sentBody } from '@geoaccount/observability';
 import { CALLER_APP, type SignedRequest } from '@geoaccount/signing';
 import type { NextFunction, Response } from 'express';
-import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 
 const BUSINESS_PARAMS = ['productId', 'busdepId', 'merId'] as const;
 
@@ -13,29 +13,34 @@ function text(value: unknown, max = 40): string | null {
  * One structured log line per location request, for accounting: the operation, the app
  * whose signature was verified (null when it was not), the business parameters, the
  * result code and lbsStat actually answered, the HTTP status and the time taken.
- * Never the signature or any secret.
+ * Never the signature or any secret. Nothing is gathered when `info` is off.
  */
 @Injectable()
 export class LbsAccountingMiddleware implements NestMiddleware {
-  constructor(@InjectPinoLogger('Accounting') private readonly logger: PinoLogger) {}
+  private readonly logger: AppLogger;
+
+  constructor(@InjectAppLogger() logger: AppLogger) {
+    this.logger = logger.child({ context: 'Accounting' });
+  }
 
   use(req: SignedRequest, res: Response, next: NextFunction): void {
+    if (!this.logger.isLevelEnabled('info')) {
+      next();
+      return;
+    }
     const started = performance.now();
-    let body: Record<string, unknown> | undefined;
-    const json = res.json.bind(res);
-    res.json = (value: unknown) => {
-      if (value !== null && typeof value === 'object') body = value as Record<string, unknown>;
-      return json(value);
-    };
-    res.on('finish', () => {
+    const requestId = currentRequestId();
+    res.once('finish', () => {
       const query = req.query as Record<string, unknown>;
+      const body = sentBody(res) as Record<string, unknown> | undefined;
       const line: Record<string, unknown> = {
+        requestId,
         op: req.path.split('/').pop() ?? req.path,
         app: req[CALLER_APP]?.appToken ?? null,
       };
       for (const name of BUSINESS_PARAMS) line[name] = text(query[`param.${name}`]);
-      line.code = text(body?.code) ?? null;
-      line.lbsStat = text(body?.lbsStat) ?? null;
+      line.code = text(body?.code);
+      line.lbsStat = text(body?.lbsStat);
       line.status = res.statusCode;
       line.ms = Math.round((performance.now() - started) * 100) / 100;
       this.logger.info(line, 'lbs request');

@@ -1,9 +1,15 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { LbsOperation, LbsSignatureGuard } from '@geoaccount/signing';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AddressQueryDto } from './dto/address-query.dto';
-import { BaseStationQueryDto } from './dto/base-station-query.dto';
-import { LbsQueryDto } from './dto/lbs-query.dto';
+import { ApiParams, ParamsPipe } from './dto/lbs-params';
+import {
+  ADDRESS_QUERY,
+  type AddressQueryParams,
+  BASE_STATION_QUERY,
+  type BaseStationQueryParams,
+  LBS_QUERY,
+  type LbsQueryParams,
+} from './dto/operation-params';
 import { type LbsAnswer, LbsService } from './lbs.service';
 
 /** The three location operations (GET, `param.`-prefixed parameters, signed per CONTRACT §3). */
@@ -19,21 +25,24 @@ export class LbsController {
   @Get('lbsQuery')
   @ApiOperation({ summary: 'Coordinates to address' })
   @LbsOperation('lbsQuery', ['longitude', 'latitude'])
-  lbsQuery(@Query() q: LbsQueryDto): Promise<LbsAnswer> {
+  @ApiParams(LBS_QUERY)
+  lbsQuery(@Query(new ParamsPipe(LBS_QUERY)) q: LbsQueryParams): Promise<LbsAnswer> {
     return this.lbs.lbsQuery(q['param.longitude'], q['param.latitude']);
   }
 
   @Get('addressQuery')
   @ApiOperation({ summary: 'Address to coordinates' })
   @LbsOperation('addressQuery', ['city', 'address'])
-  addressQuery(@Query() q: AddressQueryDto): Promise<LbsAnswer> {
+  @ApiParams(ADDRESS_QUERY)
+  addressQuery(@Query(new ParamsPipe(ADDRESS_QUERY)) q: AddressQueryParams): Promise<LbsAnswer> {
     return this.lbs.addressQuery(q['param.city'], q['param.address']);
   }
 
   @Get('baseStationQuery')
   @ApiOperation({ summary: 'Base station to coordinates and address' })
   @LbsOperation('baseStationQuery', ['mcc', 'mnc', 'lac', 'cellid'])
-  baseStationQuery(@Query() q: BaseStationQueryDto): Promise<LbsAnswer> {
+  @ApiParams(BASE_STATION_QUERY)
+  baseStationQuery(@Query(new ParamsPipe(BASE_STATION_QUERY)) q: BaseStationQueryParams): Promise<LbsAnswer> {
     return this.lbs.baseStationQuery(q['param.mcc'], q['param.mnc'], q['param.lac'], q['param.cellid']);
   }
 }

@@ -1,0 +1,89 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type pino from 'pino';
+import { resultCodeOf, routeOf } from './http-metrics';
+import { assignRequestId, requestContext } from './logging';
+import type { Metrics } from './metrics';
+import { redactUrl } from './redact';
+import type { ShutdownState } from './shutdown';
+
+export const DEFAULT_QUIET_PATHS = ['/health/live', '/health/ready', '/metrics'] as const;
+
+const SENT_BODY = Symbol('sentBody');
+type WithBody = Response & { [SENT_BODY]?: unknown };
+
+/**
+ * Keeps the body of every JSON answer of `app` on its response (see `sentBody`), by wrapping
+ * `res.json` of the application's response prototype once, not per request. Controllers'
+ * answers and the exception filter's both go through `res.json`.
+ */
+export function captureJsonBodies(app: INestApplication): void {
+  const express = (app as NestExpressApplication).getHttpAdapter().getInstance() as { response: Response };
+  const proto = express.response;
+  const json = proto.json;
+  proto.json = function jsonKept(this: WithBody, body?: unknown) {
+    this[SENT_BODY] = body;
+    return json.call(this, body);
+  };
+}
+
+/** The JSON body answered on `res` (after `res.json`), if any. */
+export function sentBody(res: Response): unknown {
+  return (res as WithBody)[SENT_BODY];
+}
+
+export interface HttpObserverOptions {
+  /** The application's logger (access lines). */
+  logger: pino.Logger;
+  metrics: Metrics;
+  shutdown: ShutdownState;
+  /**
+   * Paths whose successful requests get no access line (probes, scrapes, routes that log
+   * their own line; a path ending in `/` covers everything below it). Failures always do.
+   */
+  quietPaths?: readonly string[];
+}
+
+/**
+ * The per-request work of operations, in one middleware and one `finish` listener:
+ * the request id (`X-Request-Id` in and out, and `requestId` on every log line written
+ * while handling the request), `Connection: close` while draining, the HTTP metrics
+ * (`http_request_duration_seconds`, `api_results_total` by the envelope's result code),
+ * and the access line: `info` on success, `warn` on 4xx, `error` on 5xx. The line and
+ * its fields are built only when the level lets it be written.
+ */
+export function httpObserver(options: HttpObserverOptions): RequestHandler {
+  const { logger, metrics, shutdown } = options;
+  const quietPaths = options.quietPaths ?? DEFAULT_QUIET_PATHS;
+  const quiet = (path: string) => quietPaths.some((q) => (q.endsWith('/') ? path.startsWith(q) : path === q));
+
+  return function observe(req: Request, res: Response, next: NextFunction): void {
+    const start = performance.now();
+    const requestId = assignRequestId(req, res);
+    if (shutdown.shuttingDown) res.setHeader('Connection', 'close');
+    res.once('finish', () => {
+      const ms = performance.now() - start;
+      const status = res.statusCode;
+      metrics.observeHttp(req.method, routeOf(req), status, ms / 1000, resultCodeOf(sentBody(res)));
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const path = pathOf(req);
+      if (level === 'info' && quiet(path)) return;
+      const line = {
+        requestId,
+        req: { method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.socket.remoteAddress },
+        res: { statusCode: status },
+        responseTime: Math.round(ms),
+      };
+      logger[level](line, level === 'info' ? `${req.method} ${path} ${status} ${Math.round(ms)}ms` : `${req.method} ${path} ${status} failed`);
+    });
+    requestContext.run({ requestId }, next);
+  };
+}
+
+function pathOf(req: Request): string {
+  const url = req.originalUrl;
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
