@@ -37,7 +37,9 @@ Get('hello')(HelloController.prototype, 'hello', descriptor);
 Controller()(HelloController);
 
 class StackModule {}
-const imports = layers.has('observer') ? [obs.ObservabilityModule.forRoot({ service: 'stack', logLevel: process.env.LOG_LEVEL ?? 'warn', defaultMetrics: true })] : [];
+const imports = layers.has('observer')
+  ? [obs.ObservabilityModule.forRoot({ service: 'stack', logLevel: process.env.LOG_LEVEL ?? 'warn', defaultMetrics: true })]
+  : [];
 Module({ imports, controllers: [HelloController] })(StackModule);
 
 const app = await NestFactory.create(StackModule, new ExpressAdapter(), { logger: ['error', 'warn'] });

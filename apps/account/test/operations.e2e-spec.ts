@@ -8,7 +8,9 @@ import { startPrivatePostgres } from './support/private-postgres';
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
-    const got = Object.fromEntries([...line.slice(name.length + 1, line.lastIndexOf('}')).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const got = Object.fromEntries(
+      [...line.slice(name.length + 1, line.lastIndexOf('}')).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
@@ -52,8 +54,12 @@ describe('operations endpoints of the account service', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
     expect(text).toContain('process_resident_memory_bytes{service="account"}');
-    expect(sample(text, 'http_request_duration_seconds_count', { route: '/account/v1.0.1/auths', method: 'GET', status_code: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'api_results_total', { route: '/account/v1.0.1/auths', status_code: '200', code: '10201' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', { route: '/account/v1.0.1/auths', method: 'GET', status_code: '200' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'api_results_total', { route: '/account/v1.0.1/auths', status_code: '200', code: '10201' })).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(sample(text, 'api_results_total', { route: '/account/v1.0.1/auths/:auth_id', status_code: '401', code: '90401' })).toBe(1);
     expect(sample(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^db_pool_waiting_requests\{service="account"\} \d+$/m);
@@ -85,7 +91,10 @@ describe('operations endpoints of the account service', () => {
     expect(await ui.text()).toContain('<title>Account service</title>');
     const doc = await get('/docs-json');
     expect(doc.status).toBe(200);
-    expect(await doc.json()).toMatchObject({ openapi: expect.stringMatching(/^3\./), info: { title: 'Account service', version: '1.0.1' } });
+    expect(await doc.json()).toMatchObject({
+      openapi: expect.stringMatching(/^3\./),
+      info: { title: 'Account service', version: '1.0.1' },
+    });
   });
 
   it('/docs-json lists every route the application serves', async () => {

@@ -7,7 +7,9 @@ import { PrivateRedis } from './support/private-redis';
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
-    const got = Object.fromEntries([...line.slice(name.length + 1, line.lastIndexOf('}')).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const got = Object.fromEntries(
+      [...line.slice(name.length + 1, line.lastIndexOf('}')).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
@@ -94,7 +96,15 @@ describe('operations endpoints of the location service', () => {
     const served = servedRoutes(s.app)
       .map(key)
       .filter((k) => !k.includes('*') && !k.startsWith('GET /docs'));
-    expect(served).toEqual(expect.arrayContaining(['GET /lbsapi/api/lbsQuery', 'GET /lbsapi/api/addressQuery', 'GET /lbsapi/api/baseStationQuery', 'GET /health/ready', 'GET /metrics']));
+    expect(served).toEqual(
+      expect.arrayContaining([
+        'GET /lbsapi/api/lbsQuery',
+        'GET /lbsapi/api/addressQuery',
+        'GET /lbsapi/api/baseStationQuery',
+        'GET /health/ready',
+        'GET /metrics',
+      ]),
+    );
     expect(documentedRoutes(doc).map(key).sort()).toEqual([...new Set(served)].sort());
   });
 

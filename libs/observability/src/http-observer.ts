@@ -76,7 +76,10 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
         res: { statusCode: status },
         responseTime: Math.round(ms),
       };
-      logger[level](line, level === 'info' ? `${req.method} ${path} ${status} ${Math.round(ms)}ms` : `${req.method} ${path} ${status} failed`);
+      logger[level](
+        line,
+        level === 'info' ? `${req.method} ${path} ${status} ${Math.round(ms)}ms` : `${req.method} ${path} ${status} failed`,
+      );
     });
     requestContext.run({ requestId }, next);
   };

@@ -35,7 +35,11 @@ describe('JSON logs', () => {
     // the same fields in a query string, with a bad signature (401 from the guard)
     const query = { ...SECRETS, app_token: DEMO_APP.appToken, timestamp: created.timestamp, signature: 'f'.repeat(64) };
     signatures.push(query.signature);
-    const denied = await http.get('/things/t1').query(query).set('Authorization', `Bearer ${DEMO_APP.secret}`).set('Cookie', `session=${DEMO_APP.secret}`);
+    const denied = await http
+      .get('/things/t1')
+      .query(query)
+      .set('Authorization', `Bearer ${DEMO_APP.secret}`)
+      .set('Cookie', `session=${DEMO_APP.secret}`);
     expect(denied.status).toBe(401);
     expect(denied.body).toEqual({ response_code: '90401', response_message: 'bad signature' });
 
@@ -90,7 +94,7 @@ describe('JSON logs', () => {
     expect(fixture.lines().find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({ level: 40 });
   });
 
-  it('keep Nest\'s start-up chatter out of info', () => {
+  it("keep Nest's start-up chatter out of info", () => {
     const contexts = fixture.lines().map((l) => l.context);
     expect(contexts).toContain('NestApplication');
     expect(contexts).not.toContain('RouterExplorer');

@@ -5,7 +5,9 @@ import { documentedRoutes, servedRoutes, toOpenApiPath } from './openapi';
 describe('OpenAPI and HTTP hardening', () => {
   let fixture: Fixture;
   beforeAll(async () => {
-    fixture = await createFixtureApp({ operations: { openApi: { title: 'Fixture service', version: '1.0.0', description: 'test', formBodies: true } } });
+    fixture = await createFixtureApp({
+      operations: { openApi: { title: 'Fixture service', version: '1.0.0', description: 'test', formBodies: true } },
+    });
   });
   afterAll(() => fixture.app.close());
   const http = () => request(fixture.app.getHttpServer());
@@ -21,14 +23,21 @@ describe('OpenAPI and HTTP hardening', () => {
 
     const doc = await http().get('/docs-json');
     expect(doc.status).toBe(200);
-    expect(doc.body).toMatchObject({ openapi: expect.stringMatching(/^3\./), info: { title: 'Fixture service', version: '1.0.0', description: 'test' } });
+    expect(doc.body).toMatchObject({
+      openapi: expect.stringMatching(/^3\./),
+      info: { title: 'Fixture service', version: '1.0.0', description: 'test' },
+    });
   });
 
   it('lists every route the application serves, and no other', async () => {
     const doc = (await http().get('/docs-json')).body;
     const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
-    const served = servedRoutes(fixture.app).map(key).filter((k) => !k.includes('{/*splat}'));
-    expect(served).toEqual(expect.arrayContaining(['POST /things', 'GET /things/{thing_id}', 'POST /things/fail', 'GET /open/slow', 'GET /metrics']));
+    const served = servedRoutes(fixture.app)
+      .map(key)
+      .filter((k) => !k.includes('{/*splat}'));
+    expect(served).toEqual(
+      expect.arrayContaining(['POST /things', 'GET /things/{thing_id}', 'POST /things/fail', 'GET /open/slow', 'GET /metrics']),
+    );
     const documented = documentedRoutes(doc).map(key);
     // the document's own routes are served but not part of the API
     const api = served.filter((k) => !k.startsWith('GET /docs'));
@@ -50,7 +59,13 @@ describe('OpenAPI and HTTP hardening', () => {
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
       expect(res.headers['cache-control']).toBe('no-store');
-      for (const page of ['x-powered-by', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-xss-protection']) {
+      for (const page of [
+        'x-powered-by',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-xss-protection',
+      ]) {
         expect(res.headers[page]).toBeUndefined();
       }
     }
@@ -65,6 +80,8 @@ describe('OpenAPI and HTTP hardening', () => {
   });
 
   it('converts Express paths to OpenAPI paths', () => {
-    expect(toOpenApiPath('/account/v1.0.1/users/:user_login_id/auths/:auth_id')).toBe('/account/v1.0.1/users/{user_login_id}/auths/{auth_id}');
+    expect(toOpenApiPath('/account/v1.0.1/users/:user_login_id/auths/:auth_id')).toBe(
+      '/account/v1.0.1/users/{user_login_id}/auths/{auth_id}',
+    );
   });
 });

@@ -15,8 +15,15 @@ import { type LbsAnswer, LbsService } from './lbs.service';
 /** The three location operations (GET, `param.`-prefixed parameters, signed per CONTRACT §3). */
 @ApiTags('location')
 @ApiQuery({ name: 'userToken', required: true, description: 'App token (app- followed by hex)', schema: { maxLength: 40 } })
-@ApiQuery({ name: 'signature', required: true, description: 'HMAC-SHA256 hex of the operation plaintext (docs/location-api.md)', schema: { maxLength: 64 } })
-@ApiOkResponse({ description: 'code "000"; lbsStat "1" computed, "2" from the cache. Failures: 400/401/404/503 with code "099"/"100", lbsStat "0".' })
+@ApiQuery({
+  name: 'signature',
+  required: true,
+  description: 'HMAC-SHA256 hex of the operation plaintext (docs/location-api.md)',
+  schema: { maxLength: 64 },
+})
+@ApiOkResponse({
+  description: 'code "000"; lbsStat "1" computed, "2" from the cache. Failures: 400/401/404/503 with code "099"/"100", lbsStat "0".',
+})
 @Controller('lbsapi/api')
 @UseGuards(LbsSignatureGuard)
 export class LbsController {

@@ -18,7 +18,11 @@ const point = { 'param.longitude': '116.397', 'param.latitude': '39.909' };
 describe('checkParams', () => {
   it('returns the named parameters only, optional ones when given', () => {
     expect(checkParams(LBS_QUERY, { ...point, userToken: 'app-1', signature: 'ab', other: 'x' })).toEqual(point);
-    expect(checkParams(LBS_QUERY, { ...point, 'param.merId': 'M-1', 'param.productId': '' })).toEqual({ ...point, 'param.merId': 'M-1', 'param.productId': '' });
+    expect(checkParams(LBS_QUERY, { ...point, 'param.merId': 'M-1', 'param.productId': '' })).toEqual({
+      ...point,
+      'param.merId': 'M-1',
+      'param.productId': '',
+    });
   });
 
   it('refuses a required parameter absent or empty as missing', () => {
@@ -35,7 +39,10 @@ describe('checkParams', () => {
     expect(checkParams(LBS_QUERY, { ...point, 'param.merId': '商'.repeat(20) })['param.merId']).toHaveLength(20);
     expect(checkParams(LBS_QUERY, { ...point, 'param.merId': '😀'.repeat(20) })['param.merId']).toHaveLength(40);
     expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.merId': 'x'.repeat(21) }))).toEqual(['param.merId', 'too long']);
-    expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.longitude': `1.${'0'.repeat(19)}` }))).toEqual(['param.longitude', 'too long']);
+    expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.longitude': `1.${'0'.repeat(19)}` }))).toEqual([
+      'param.longitude',
+      'too long',
+    ]);
   });
 
   it('refuses degrees of a wrong form or out of range', () => {
@@ -52,7 +59,13 @@ describe('checkParams', () => {
   it('refuses cell identifiers that are not digits, naming the first bad one', () => {
     const cell = { 'param.mcc': '460', 'param.mnc': '0', 'param.lac': '4000', 'param.cellid': '10000' };
     expect(checkParams(BASE_STATION_QUERY, cell)).toEqual(cell);
-    expect(refusal(() => checkParams(BASE_STATION_QUERY, { ...cell, 'param.lac': '-1', 'param.cellid': 'x' }))).toEqual(['param.lac', 'invalid']);
-    expect(refusal(() => checkParams(BASE_STATION_QUERY, { ...cell, 'param.merId': 'y'.repeat(30), 'param.mcc': '' }))).toEqual(['param.merId', 'too long']);
+    expect(refusal(() => checkParams(BASE_STATION_QUERY, { ...cell, 'param.lac': '-1', 'param.cellid': 'x' }))).toEqual([
+      'param.lac',
+      'invalid',
+    ]);
+    expect(refusal(() => checkParams(BASE_STATION_QUERY, { ...cell, 'param.merId': 'y'.repeat(30), 'param.mcc': '' }))).toEqual([
+      'param.merId',
+      'too long',
+    ]);
   });
 });
