@@ -17,7 +17,12 @@ export async function createAccountApp(config: AccountConfig, registry: AppRegis
   applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
   applyOperations(app, {
-    openApi: { title: 'Account service', version: '1.0.1', description: 'Auths, auth groups, users and login of client apps.', formBodies: true },
+    openApi: {
+      title: 'Account service',
+      version: '1.0.1',
+      description: 'Auths, auth groups, users and login of client apps.',
+      formBodies: true,
+    },
   });
   return app;
 }

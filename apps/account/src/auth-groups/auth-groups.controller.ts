@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
+import { PathId } from '../common/path-id';
 import { AuthGroupsService } from './auth-groups.service';
 import { CreateGroupDto } from './dto/create-group.dto';
-import { GroupIdParam } from './dto/group-id.param';
 import { ListGroupsQuery } from './dto/list-groups.query';
 import { ModifyGroupDto } from './dto/modify-group.dto';
 
@@ -16,7 +16,7 @@ export class AuthGroupsController {
   @Post(':group_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.CREATE_GROUP)
-  async create(@CallerApp() app: RegisteredApp, @Param() { group_id }: GroupIdParam, @Body() dto: CreateGroupDto) {
+  async create(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: CreateGroupDto) {
     await this.groups.create(app.appToken, group_id, dto);
     return accountOk(true);
   }
@@ -24,7 +24,7 @@ export class AuthGroupsController {
   @Put(':group_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_GROUP)
-  async modify(@CallerApp() app: RegisteredApp, @Param() { group_id }: GroupIdParam, @Body() dto: ModifyGroupDto) {
+  async modify(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: ModifyGroupDto) {
     await this.groups.modify(app.appToken, group_id, dto);
     return accountOk(true);
   }
@@ -37,7 +37,7 @@ export class AuthGroupsController {
 
   @Get(':group_id')
   @ApiInterface(AccountInterface.GET_GROUP)
-  async get(@CallerApp() app: RegisteredApp, @Param() { group_id }: GroupIdParam) {
+  async get(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string) {
     return accountOk(false, { ...(await this.groups.get(app.appToken, group_id)) });
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
+import { PathId } from '../common/path-id';
 import { AuthsService } from './auths.service';
-import { AuthIdParam } from './dto/auth-id.param';
 import { CreateAuthDto } from './dto/create-auth.dto';
 import { ListAuthsQuery } from './dto/list-auths.query';
 import { ModifyAuthDto } from './dto/modify-auth.dto';
@@ -16,7 +16,7 @@ export class AuthsController {
   @Post(':auth_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.CREATE_AUTH)
-  async create(@CallerApp() app: RegisteredApp, @Param() { auth_id }: AuthIdParam, @Body() dto: CreateAuthDto) {
+  async create(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: CreateAuthDto) {
     await this.auths.create(app.appToken, auth_id, dto);
     return accountOk(true);
   }
@@ -24,7 +24,7 @@ export class AuthsController {
   @Put(':auth_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_AUTH)
-  async modify(@CallerApp() app: RegisteredApp, @Param() { auth_id }: AuthIdParam, @Body() dto: ModifyAuthDto) {
+  async modify(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: ModifyAuthDto) {
     await this.auths.modify(app.appToken, auth_id, dto);
     return accountOk(true);
   }
@@ -37,7 +37,7 @@ export class AuthsController {
 
   @Get(':auth_id')
   @ApiInterface(AccountInterface.GET_AUTH)
-  async get(@CallerApp() app: RegisteredApp, @Param() { auth_id }: AuthIdParam) {
+  async get(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string) {
     return accountOk(false, { ...(await this.auths.get(app.appToken, auth_id)) });
   }
 }

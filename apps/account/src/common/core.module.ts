@@ -1,7 +1,13 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { FORM_BODY_OPTIONS, type FormBodyOptions, accountEnvelope, parseBytes } from '@geoaccount/api';
-import { ACCOUNT_SIGNATURE_OPTIONS, APP_REGISTRY, type AccountSignatureOptions, AccountSignatureGuard, type AppRegistry } from '@geoaccount/signing';
+import {
+  ACCOUNT_SIGNATURE_OPTIONS,
+  APP_REGISTRY,
+  type AccountSignatureOptions,
+  AccountSignatureGuard,
+  type AppRegistry,
+} from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
 import { AccountApiGuard } from './account-api';
 import { TimestampFormatter } from './timestamp';

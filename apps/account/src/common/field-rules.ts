@@ -44,6 +44,14 @@ export function RecordId(max: number): PropertyDecorator {
   return applyDecorators(IsString(), IsNotEmpty(), MaxChars(max), Matches(ID_PATTERN));
 }
 
+/** Whether `text` has at most `max` characters as PostgreSQL counts them (code points). */
+export function fitsChars(text: string, max: number): boolean {
+  if (text.length <= max) return true;
+  let count = 0;
+  for (const _ of text) if (++count > max) return false;
+  return true;
+}
+
 /**
  * At most `max` characters, counted as PostgreSQL counts them (code points), so that what
  * passes here always fits its `varchar(max)` column. Reported as a `maxLength` failure.
@@ -54,13 +62,7 @@ export function MaxChars(max: number, options?: ValidationOptions): PropertyDeco
       name: 'maxLength',
       constraints: [max],
       validator: {
-        validate: (value: unknown) => {
-          if (typeof value !== 'string') return false;
-          if (value.length <= max) return true;
-          let count = 0;
-          for (const _ of value) if (++count > max) return false;
-          return true;
-        },
+        validate: (value: unknown) => typeof value === 'string' && fitsChars(value, max),
       },
     },
     options,

@@ -8,7 +8,13 @@ describe('account config', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config).toMatchObject({ ARGON2_MEMORY_KIB: 19456, ARGON2_TIME_COST: 2, ARGON2_PARALLELISM: 1 });
     expect(config).toMatchObject({ LOGIN_MAX_FAILURES: 5, LOGIN_FAILURE_WINDOW_SECONDS: 900, LOGIN_LOCK_SECONDS: 900 });
-    expect(config).toMatchObject({ DATABASE_AUTO_MIGRATE: true, DATABASE_POOL_SIZE: 10, EMBEDDED_PG_PORT: 5433, BODY_LIMIT: '64kb', TZ: 'UTC' });
+    expect(config).toMatchObject({
+      DATABASE_AUTO_MIGRATE: true,
+      DATABASE_POOL_SIZE: 10,
+      EMBEDDED_PG_PORT: 5433,
+      BODY_LIMIT: '64kb',
+      TZ: 'UTC',
+    });
   });
 
   it.each([

@@ -8,38 +8,56 @@ import { OperationsConfig } from '@geoaccount/observability';
  * settings (rate limit, shutdown) come from `OperationsConfig`.
  */
 export class AccountConfig extends OperationsConfig {
-  @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3001;
 
   @IsString()
   HOST = '0.0.0.0';
 
   /** `postgres://user:pass@host:port/db`; unset: an embedded PostgreSQL under `.data/`. */
-  @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'expected postgres://user:pass@host:port/db' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'expected postgres://user:pass@host:port/db' })
   DATABASE_URL?: string = undefined;
 
   /** Apply pending migrations at start (a Kubernetes Job can run `migrate` instead). */
-  @Transform(({ value }: { value: unknown }) => parseBoolean(value)) @IsBoolean({ message: 'expected true or false' })
+  @Transform(({ value }: { value: unknown }) => parseBoolean(value))
+  @IsBoolean({ message: 'expected true or false' })
   DATABASE_AUTO_MIGRATE = true;
 
   /** Largest number of pooled connections per instance. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   DATABASE_POOL_SIZE = 10;
 
   /** How long to wait for a new connection before the request fails with 503. */
-  @Type(() => Number) @IsInt() @Min(100) @Max(600000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
   /** Longest a single statement may run (0: no limit). */
-  @Type(() => Number) @IsInt() @Min(0) @Max(3600000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3600000)
   DATABASE_STATEMENT_TIMEOUT_MS = 15000;
 
   /** Port of the embedded PostgreSQL started when `DATABASE_URL` is unset. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(65535)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   EMBEDDED_PG_PORT = 5433;
 
   /** Data directory of the embedded PostgreSQL; unset: `<repo>/.data/postgres`. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   EMBEDDED_PG_DATA_DIR?: string = undefined;
 
   /** Largest accepted request body, e.g. `64kb`. */
@@ -50,33 +68,54 @@ export class AccountConfig extends OperationsConfig {
   @IsTimeZone({ message: 'expected an IANA time zone such as UTC or Asia/Shanghai' })
   TZ = 'UTC';
 
-  @Type(() => Number) @IsInt() @Min(0) @Max(86400)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
   SIGNATURE_MAX_SKEW_SECONDS = 300;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   override LOG_LEVEL = 'info';
 
   /** argon2id memory cost of password hashes in KiB (OWASP: 19 MiB). */
-  @Type(() => Number) @IsInt() @Min(1024) @Max(4194304)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  @Max(4194304)
   ARGON2_MEMORY_KIB = 19456;
 
   /** argon2id passes (OWASP: 2). */
-  @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   ARGON2_TIME_COST = 2;
 
   /** argon2id lanes (OWASP: 1). */
-  @Type(() => Number) @IsInt() @Min(1) @Max(255)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(255)
   ARGON2_PARALLELISM = 1;
 
   /** Failed logins of one (app, login id) within the window that lock it. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   LOGIN_MAX_FAILURES = 5;
 
-  @Type(() => Number) @IsInt() @Min(1) @Max(86400 * 30)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86400 * 30)
   LOGIN_FAILURE_WINDOW_SECONDS = 900;
 
   /** How long a locked (app, login id) is refused. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(86400 * 30)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86400 * 30)
   LOGIN_LOCK_SECONDS = 900;
 }
 

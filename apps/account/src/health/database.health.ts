@@ -27,7 +27,9 @@ export class DatabaseHealthIndicator {
     const check = this.indicators.check('migrations');
     const expected = this.dataSource.migrations.map((m) => m.name ?? m.constructor.name);
     try {
-      const rows = (await withTimeout(this.dataSource.query(`SELECT name FROM "${MIGRATIONS_TABLE}"`), PROBE_TIMEOUT_MS)) as { name: string }[];
+      const rows = (await withTimeout(this.dataSource.query(`SELECT name FROM "${MIGRATIONS_TABLE}"`), PROBE_TIMEOUT_MS)) as {
+        name: string;
+      }[];
       const applied = new Set(rows.map((r) => r.name));
       const pending = expected.filter((name) => !applied.has(name));
       return pending.length === 0 ? check.up({ applied: expected.length }) : check.down({ pending });

@@ -28,7 +28,11 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: PostgreSQL reachable, schema migrated, not shutting down' })
   ready(@Res({ passthrough: true }) res: Response) {
     return healthResponse(res, () =>
-      this.health.check([shutdownIndicator(this.shutdown, this.indicators), () => this.database.database(), () => this.database.migrations()]),
+      this.health.check([
+        shutdownIndicator(this.shutdown, this.indicators),
+        () => this.database.database(),
+        () => this.database.migrations(),
+      ]),
     );
   }
 }

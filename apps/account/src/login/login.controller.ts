@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
-import { UserLoginIdParam } from '../users/dto/user-login-id.param';
+import { PathId } from '../common/path-id';
 import { LoginDto } from './dto/login.dto';
 import { LoginService } from './login.service';
 
@@ -14,7 +14,7 @@ export class LoginController {
   @Post(':user_login_id')
   @HttpCode(200)
   @ApiInterface(AccountInterface.LOGIN)
-  async check(@CallerApp() app: RegisteredApp, @Param() { user_login_id }: UserLoginIdParam, @Body() dto: LoginDto) {
+  async check(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: LoginDto) {
     return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });
   }
 }

@@ -1,11 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
+import { PathId } from '../common/path-id';
 import { ListUsersQuery } from './dto/list-users.query';
 import { ModifyUserDto } from './dto/modify-user.dto';
 import { RegisterUserDto } from './dto/register-user.dto';
-import { UserLoginIdParam } from './dto/user-login-id.param';
 import { UsersService } from './users.service';
 
 /** Interfaces 9-12 of the spec (numbers 200-203). */
@@ -16,7 +16,7 @@ export class UsersController {
   @Post(':user_login_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.REGISTER_USER)
-  async register(@CallerApp() app: RegisteredApp, @Param() { user_login_id }: UserLoginIdParam, @Body() dto: RegisterUserDto) {
+  async register(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: RegisterUserDto) {
     const userId = await this.users.register(app.appToken, user_login_id, dto);
     return accountOk(true, { user_id: userId });
   }
@@ -24,7 +24,7 @@ export class UsersController {
   @Put(':user_login_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_USER)
-  async modify(@CallerApp() app: RegisteredApp, @Param() { user_login_id }: UserLoginIdParam, @Body() dto: ModifyUserDto) {
+  async modify(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: ModifyUserDto) {
     await this.users.modify(app.appToken, user_login_id, dto);
     return accountOk(true);
   }
@@ -40,7 +40,7 @@ export class UsersController {
 
   @Get(':user_login_id')
   @ApiInterface(AccountInterface.GET_USER)
-  async get(@CallerApp() app: RegisteredApp, @Param() { user_login_id }: UserLoginIdParam) {
+  async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string) {
     return accountOk(false, { ...(await this.users.get(app.appToken, user_login_id)) });
   }
 }

@@ -5,7 +5,8 @@ import { AUTH_STATES } from './create-auth.dto';
 /** Query of `GET /auths`: every filter is optional; an empty one is no filter, except `parent_auth_id`. */
 export class ListAuthsQuery {
   /** Comma-separated auth ids. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   auth_ids?: string;
 
   @OptionalEnum(AUTH_STATES)
