@@ -45,16 +45,6 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
     this.policy = lockoutPolicyOf(config);
   }
 
-  /** The end of the current lock, or `null` when the login id is not locked. */
-  async lockedUntil(appToken: string, userLoginId: string): Promise<Date | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT "locked_until" FROM "login_failures"
-        WHERE "app_token" = $1 AND "user_login_id" = $2 AND "locked_until" > now()`,
-      [appToken, userLoginId],
-    )) as { locked_until: Date }[];
-    return rows[0]?.locked_until ?? null;
-  }
-
   /** Counts one failure; locks when it is the `maxFailures`-th inside the window. */
   async recordFailure(appToken: string, userLoginId: string): Promise<FailureCount> {
     const { maxFailures, windowSeconds, lockSeconds } = this.policy;

@@ -49,10 +49,7 @@ export class UsersService {
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
   ) {
-    this.columns = dataSource
-      .getMetadata(UserEntity)
-      .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
-      .join(', ');
+    this.columns = this.columnList();
     this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
   }
 
@@ -117,8 +114,13 @@ export class UsersService {
   }
 
   /** The user with its password hash, for the login; `null` when unknown. */
-  findForLogin(appToken: string, userLoginId: string): Promise<UserEntity | null> {
-    return this.findOne(appToken, userLoginId);
+  /** Every column of `users` (of the table aliased `alias`, if given) under its entity property name. */
+  columnList(alias?: string): string {
+    const table = alias === undefined ? '' : `"${alias}".`;
+    return this.dataSource
+      .getMetadata(UserEntity)
+      .columns.map((c) => `${table}"${c.databaseName}" AS "${c.propertyName}"`)
+      .join(', ');
   }
 
   private async findOne(appToken: string, userLoginId: string): Promise<UserEntity | null> {
