@@ -8,7 +8,8 @@ import type { LocationConfig } from './config/location.config';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
 export async function createLocationApp(config: LocationConfig, registry: AppRegistry, options: LocationAppOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), { bufferLogs: true, abortOnError: false, bodyParser: false });
+  // Every operation is a GET: no body parsers in front of them.
   // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
   applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import type { EnvelopeStyle } from './envelope';
 import { ApiExceptionFilter } from './exception-filter';
 import { createValidationPipe } from './validation';
@@ -15,14 +16,25 @@ export interface HttpDefaultsOptions {
 /**
  * The HTTP defaults both services share: the envelope filter for every error, the
  * validation pipe, no `X-Powered-By`, the plain query parser (a repeated parameter becomes
- * an array and is refused), and shutdown hooks so adapters close their connections.
+ * an array and is refused) run once per request, and shutdown hooks so adapters close
+ * their connections.
  */
 export function applyHttpDefaults(app: INestApplication, style: EnvelopeStyle, options: HttpDefaultsOptions = {}): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
   express.set('etag', false);
+  express.use(parseQueryOnce);
   app.useGlobalFilters(new ApiExceptionFilter(style));
   app.useGlobalPipes(createValidationPipe());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
+}
+
+/**
+ * Express 5's `req.query` is a getter that parses the URL again on every read; a request is
+ * read several times (signature guard, parameters, logs). This keeps the first parse.
+ */
+export function parseQueryOnce(req: Request, _res: Response, next: NextFunction): void {
+  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
+  next();
 }

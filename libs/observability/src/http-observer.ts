@@ -14,18 +14,44 @@ const SENT_BODY = Symbol('sentBody');
 type WithBody = Response & { [SENT_BODY]?: unknown };
 
 /**
- * Keeps the body of every JSON answer of `app` on its response (see `sentBody`), by wrapping
- * `res.json` of the application's response prototype once, not per request. Controllers'
- * answers and the exception filter's both go through `res.json`.
+ * JSON answers of `app`, made once per process instead of once per request: `res.json` of
+ * the application's response prototype keeps the body on the response (see `sentBody`:
+ * the result code of the metrics, the accounting line) and writes plain JSON answers
+ * directly. Express's `res.send` parses and rebuilds the Content-Type it has just set and
+ * looks the type up again, per answer; the bytes and headers written here are the same
+ * (`application/json; charset=utf-8`, Content-Length, HEAD without a body). Answers that
+ * are not plain (a Content-Type already set, 204/205/304, JSON settings, ETags) go through
+ * Express as before. Controllers' answers and the exception filter's both use `res.json`.
  */
 export function captureJsonBodies(app: INestApplication): void {
-  const express = (app as NestExpressApplication).getHttpAdapter().getInstance() as { response: Response };
+  const express = (app as NestExpressApplication).getHttpAdapter().getInstance() as ExpressApp;
   const proto = express.response;
-  const json = proto.json;
-  proto.json = function jsonKept(this: WithBody, body?: unknown) {
+  const expressJson = proto.json;
+  proto.json = function json(this: WithBody, body?: unknown) {
     this[SENT_BODY] = body;
-    return json.call(this, body);
+    const status = this.statusCode;
+    const plain =
+      status !== 204 &&
+      status !== 205 &&
+      status !== 304 &&
+      !this.hasHeader('Content-Type') &&
+      !express.get('etag fn') &&
+      !express.get('json replacer') &&
+      !express.get('json spaces') &&
+      !express.get('json escape');
+    const text = plain ? JSON.stringify(body) : undefined;
+    if (text === undefined) return expressJson.call(this, body);
+    this.setHeader('Content-Type', 'application/json; charset=utf-8');
+    this.setHeader('Content-Length', Buffer.byteLength(text));
+    if (this.req.method === 'HEAD') this.end();
+    else this.end(text);
+    return this;
   };
+}
+
+interface ExpressApp {
+  response: Response;
+  get(setting: string): unknown;
 }
 
 /** The JSON body answered on `res` (after `res.json`), if any. */
