@@ -13,7 +13,7 @@ function text(value: unknown, max = 40): string | null {
  * One structured log line per location request, for accounting: the operation, the app
  * whose signature was verified (null when it was not), the business parameters, the
  * result code and lbsStat actually answered, the HTTP status and the time taken.
- * Never the signature or any secret. Nothing is gathered when `info` is off.
+ * Never the signature or any secret. Mounted only when `info` is on (see `LbsModule`).
  */
 @Injectable()
 export class LbsAccountingMiddleware implements NestMiddleware {
@@ -24,10 +24,6 @@ export class LbsAccountingMiddleware implements NestMiddleware {
   }
 
   use(req: SignedRequest, res: Response, next: NextFunction): void {
-    if (!this.logger.isLevelEnabled('info')) {
-      next();
-      return;
-    }
     const started = performance.now();
     const requestId = currentRequestId();
     res.once('finish', () => {

@@ -1,4 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type AppLogger, InjectAppLogger } from '@geoaccount/observability';
 import { CacheModule } from '../cache/cache.module';
 import { CellsModule } from '../cells/cells.module';
 import { MainlandChinaModule } from '../geo/mainland-china.module';
@@ -15,7 +16,10 @@ import { LbsService } from './lbs.service';
   exports: [GeocoderModule, CellsModule, CacheModule],
 })
 export class LbsModule implements NestModule {
+  constructor(@InjectAppLogger() private readonly logger: AppLogger) {}
+
+  /** The accounting lines are `info`: below that level the middleware is not even mounted. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(LbsAccountingMiddleware).forRoutes(LbsController);
+    if (this.logger.isLevelEnabled('info')) consumer.apply(LbsAccountingMiddleware).forRoutes(LbsController);
   }
 }

@@ -47,7 +47,8 @@ export function checkParams<R extends ParamRules>(rules: R, query: Readonly<Reco
       continue;
     }
     if (typeof value !== 'string') throw new InvalidParameterException(name, 'invalid');
-    if (!maxLength(value, rule.max)) throw new InvalidParameterException(name, 'too long');
+    // maxLength counts at most value.length characters: only a longer text needs counting.
+    if (value.length > rule.max && !maxLength(value, rule.max)) throw new InvalidParameterException(name, 'too long');
     if (rule.pattern && !rule.pattern.test(value)) throw new InvalidParameterException(name, 'invalid');
     if (rule.limit !== undefined && !(Math.abs(Number(value)) <= rule.limit)) throw new InvalidParameterException(name, 'invalid');
     out[name] = value;
