@@ -11,6 +11,12 @@ export interface HttpDefaultsOptions {
    * process installs its own graceful shutdown (drain first, then close).
    */
   shutdownHooks?: boolean;
+  /**
+   * The global validation pipe for DTO classes (default on). A service whose handlers check
+   * every parameter with pipes of their own can leave it off: it still runs, asynchronously,
+   * for every argument of every handler.
+   */
+  validationPipe?: boolean;
 }
 
 /**
@@ -26,7 +32,7 @@ export function applyHttpDefaults(app: INestApplication, style: EnvelopeStyle, o
   express.set('etag', false);
   express.use(parseQueryOnce);
   app.useGlobalFilters(new ApiExceptionFilter(style));
-  app.useGlobalPipes(createValidationPipe());
+  if (options.validationPipe !== false) app.useGlobalPipes(createValidationPipe());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
 }
 
