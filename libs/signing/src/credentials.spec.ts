@@ -39,7 +39,7 @@ describe('app credentials', () => {
     const registry = new AppRegistry([APP]);
     const app = registry.get('app-0123abcd');
     expect(app?.aesMode).toBe('ecb');
-    expect(app?.aesKey).toHaveLength(16);
+    expect(app?.aesKey.symmetricKeySize).toBe(16);
     expect(registry.get('app-unknown')).toBeUndefined();
     expect(registry.get(['app-0123abcd'])).toBeUndefined();
   });

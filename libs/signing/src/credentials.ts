@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { hmacKey } from './hmac';
-import { type AesMode, deriveAesKey } from './login-crypto';
+import { type AesMode, aesKeyObject } from './login-crypto';
 
 /** One calling application, as configured in `APP_CREDENTIALS` (CONTRACT §1). */
 export interface AppCredential {
@@ -15,7 +15,7 @@ export interface AppCredential {
 export interface RegisteredApp {
   readonly appToken: string;
   readonly hmacKey: KeyObject;
-  readonly aesKey: Buffer;
+  readonly aesKey: KeyObject;
   readonly aesMode: AesMode;
 }
 
@@ -100,7 +100,7 @@ export class AppRegistry {
       this.apps.set(c.appToken, {
         appToken: c.appToken,
         hmacKey: hmacKey(c.secret),
-        aesKey: deriveAesKey(c.aesKey),
+        aesKey: aesKeyObject(c.aesKey),
         aesMode: c.aesMode ?? 'gcm',
       });
     }

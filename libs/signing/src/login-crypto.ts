@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { type KeyObject, createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto';
 
 export type AesMode = 'gcm' | 'ecb';
 
@@ -11,11 +11,16 @@ export function deriveAesKey(aesKey: string): Buffer {
   return createHash('sha1').update(once).digest().subarray(0, 16);
 }
 
+/** `deriveAesKey` as a KeyObject, made once per app: a Buffer key is turned into one on every cipher. */
+export function aesKeyObject(aesKey: string): KeyObject {
+  return createSecretKey(deriveAesKey(aesKey));
+}
+
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** Encrypts a password the way a client does: Base64 of (IV ‖ ciphertext ‖ tag) for gcm, AES-ECB/PKCS#7 for ecb. */
-export function encryptPassword(password: string, key: Buffer, mode: AesMode, iv: Buffer = randomBytes(IV_BYTES)): string {
+export function encryptPassword(password: string, key: Buffer | KeyObject, mode: AesMode, iv: Buffer = randomBytes(IV_BYTES)): string {
   if (mode === 'ecb') {
     const cipher = createCipheriv('aes-128-ecb', key, null);
     return Buffer.concat([cipher.update(password, 'utf8'), cipher.final()]).toString('base64');
@@ -26,9 +31,10 @@ export function encryptPassword(password: string, key: Buffer, mode: AesMode, iv
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Decrypts `user_pwd_encrypt`; `undefined` when it is not valid Base64, not decryptable, or not UTF-8. */
-export function decryptPassword(encrypted: string, key: Buffer, mode: AesMode): string | undefined {
+export function decryptPassword(encrypted: string, key: Buffer | KeyObject, mode: AesMode): string | undefined {
   if (!BASE64.test(encrypted) || encrypted.length % 4 !== 0) return undefined;
   const data = Buffer.from(encrypted, 'base64');
   try {
@@ -43,8 +49,7 @@ export function decryptPassword(encrypted: string, key: Buffer, mode: AesMode): 
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
       plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     }
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(plain);
-    return text;
+    return UTF8.decode(plain);
   } catch {
     return undefined;
   }
