@@ -141,7 +141,7 @@ export function accountCases(ctx) {
       floorGoal: true,
       prepare: async () => ({
         service: { path: '/health/live', expectBody: ['"status":"ok"'] },
-        notes: 'no target; helmet, request id, logging, metrics, terminus',
+        notes: 'no target; request observer (id, logs, metrics), security headers, terminus',
       }),
     },
     {

@@ -59,7 +59,7 @@ function packageOf(url, name) {
 
 /** Packages grouped by the layer of a request they serve. */
 const AREAS = [
-  ['logging', ['pino', 'pino-http', 'pino-std-serializers', 'nestjs-pino', 'sonic-boom', 'fast-redact', 'libs/observability']],
+  ['observer and logs', ['pino', 'pino-std-serializers', 'sonic-boom', 'fast-redact', 'libs/observability']],
   ['validation', ['class-validator', 'class-transformer', 'validator', 'libphonenumber-js']],
   ['metrics', ['prom-client', 'tdigest', 'bintrees']],
   ['security headers', ['helmet']],

@@ -23,7 +23,8 @@ const fmt = {
   rps: (v) => (v === undefined || v === null ? '-' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1)),
   ms: (v) => (v === undefined || v === null ? '-' : v >= 100 ? String(Math.round(v)) : v >= 10 ? v.toFixed(1) : v.toFixed(2)),
   us: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : String(Math.round(v))),
-  ratio: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : v.toFixed(2)),
+  // Rounded down, so that a ratio shown at a target's value meets it (0.598 is 0.59, not 0.60).
+  ratio: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : (Math.floor(v * 100 + 1e-9) / 100).toFixed(2)),
 };
 
 /** One row per case: the printed cells and the verdict. */
