@@ -7,15 +7,27 @@ import { AppModule, type LocationAppOptions } from './app.module';
 import type { LocationConfig } from './config/location.config';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
-export async function createLocationApp(config: LocationConfig, registry: AppRegistry, options: LocationAppOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), { bufferLogs: true, abortOnError: false, bodyParser: false });
+export async function createLocationApp(
+  config: LocationConfig,
+  registry: AppRegistry,
+  options: LocationAppOptions = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), {
+    bufferLogs: true,
+    abortOnError: false,
+    bodyParser: false,
+  });
   // Every operation is a GET: no body parsers in front of them.
   // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
   // The operations check their parameters with ParamsPipe (lbs/dto): no DTO class to validate.
   applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false, validationPipe: false });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
   applyOperations(app, {
-    openApi: { title: 'Location service', version: '1.0.0', description: 'Reverse geocoding, address lookup and base-station location for client apps.' },
+    openApi: {
+      title: 'Location service',
+      version: '1.0.0',
+      description: 'Reverse geocoding, address lookup and base-station location for client apps.',
+    },
   });
   return app;
 }

@@ -26,9 +26,7 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   if (first) {
     const raw = defined[first.property];
     const why = Object.values(first.constraints ?? {})[0] ?? 'invalid';
-    throw new ConfigError(
-      `Invalid environment variable ${first.property}${raw === undefined ? '' : `=${JSON.stringify(raw)}`}: ${why}`,
-    );
+    throw new ConfigError(`Invalid environment variable ${first.property}${raw === undefined ? '' : `=${JSON.stringify(raw)}`}: ${why}`);
   }
   return config;
 }

@@ -5,7 +5,9 @@ describe('isUnavailableError', () => {
   it('recognises driver errors of a server that is down, wrapped or not', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     expect(isUnavailableError(refused)).toBe(true);
-    expect(isUnavailableError(Object.assign(new Error('query failed'), { driverError: { code: '57P01', message: 'terminating connection' } }))).toBe(true);
+    expect(
+      isUnavailableError(Object.assign(new Error('query failed'), { driverError: { code: '57P01', message: 'terminating connection' } })),
+    ).toBe(true);
     expect(isUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 

@@ -47,7 +47,8 @@ export class FormBodyMiddleware implements NestMiddleware {
     if (e.type === 'entity.too.large' || (typeof e.code === 'string' && MULTER_TOO_LARGE.has(e.code))) {
       return new ApiException(this.options.style.bodyTooLarge);
     }
-    if (e.code === 'LIMIT_UNEXPECTED_FILE' || e.code === 'LIMIT_FILE_COUNT' || e.code === 'LIMIT_FILE_SIZE') return new InvalidParameterException('body', 'file in');
+    if (e.code === 'LIMIT_UNEXPECTED_FILE' || e.code === 'LIMIT_FILE_COUNT' || e.code === 'LIMIT_FILE_SIZE')
+      return new InvalidParameterException('body', 'file in');
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new InvalidParameterException('body', 'malformed');
     // busboy / multer parse errors (unexpected end of form, bad part header...) are the client's.
     if (e.name === 'MulterError' || err instanceof Error) return new InvalidParameterException('body', 'malformed');

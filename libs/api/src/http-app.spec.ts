@@ -10,10 +10,13 @@ import { applyHttpDefaults } from './http-app';
 import { AccountCodes } from './result-codes';
 
 class ThingDto {
-  @IsString() @IsNotEmpty() @MaxLength(8)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(8)
   name!: string;
 
-  @IsOptional() @IsIn(['0', '1'])
+  @IsOptional()
+  @IsIn(['0', '1'])
   state?: string;
 }
 
@@ -82,7 +85,10 @@ describe('HTTP defaults with the account envelope', () => {
   });
 
   it('names the field of a validation error (90100)', async () => {
-    const long = await http().post('/things').type('form').send({ name: 'x'.repeat(9) });
+    const long = await http()
+      .post('/things')
+      .type('form')
+      .send({ name: 'x'.repeat(9) });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ response_code: '90100', response_message: 'too long name' });
     const missing = await http().post('/things').type('form').send({});
@@ -107,7 +113,10 @@ describe('HTTP defaults with the account envelope', () => {
   });
 
   it('maps a body over the limit to 413/90413, for both encodings', async () => {
-    const big = await http().post('/things').type('form').send({ name: 'x'.repeat(4000) });
+    const big = await http()
+      .post('/things')
+      .type('form')
+      .send({ name: 'x'.repeat(4000) });
     expect(big.status).toBe(413);
     expect(big.body).toEqual({ response_code: '90413', response_message: 'request body too large' });
     const multi = await http().post('/things').field('name', 'x'.repeat(4000));

@@ -7,3 +7,4 @@ export * from './form-body.middleware';
 export * from './interface';
 export * from './config';
 export * from './http-app';
+export * from './json-list';

@@ -56,7 +56,10 @@ describe('readiness answers', () => {
     dependency.degraded = true;
     const degraded = await ready();
     expect(degraded.status).toBe(200);
-    expect(degraded.body).toMatchObject({ status: 'degraded', details: { store: { status: 'degraded', message: 'cache down, answers from upstream' } } });
+    expect(degraded.body).toMatchObject({
+      status: 'degraded',
+      details: { store: { status: 'degraded', message: 'cache down, answers from upstream' } },
+    });
   });
 
   it('are 503 with the terminus body (not the API envelope) when a check is down or the service is stopping', async () => {

@@ -13,7 +13,9 @@ describe('JSON answers', () => {
 
   it('are written as Express writes them: type with charset, length in bytes', async () => {
     const query = signedFields('GET', {}, { thing_id: '用户🚀' });
-    const res = await request(app.getHttpServer()).get(`/things/${encodeURIComponent('用户🚀')}`).query(query);
+    const res = await request(app.getHttpServer())
+      .get(`/things/${encodeURIComponent('用户🚀')}`)
+      .query(query);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.text).toBe(JSON.stringify({ response_code: '90000', response_message: 'success', thing_id: '用户🚀' }));

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { keepSentBody, sentBody } from '@geoaccount/api';
 import type pino from 'pino';
 import { resultCodeOf, routeOf } from './http-metrics';
 import { assignRequestId, requestContext } from './logging';
@@ -9,9 +10,6 @@ import { redactUrl } from './redact';
 import type { ShutdownState } from './shutdown';
 
 export const DEFAULT_QUIET_PATHS = ['/health/live', '/health/ready', '/metrics'] as const;
-
-const SENT_BODY = Symbol('sentBody');
-type WithBody = Response & { [SENT_BODY]?: unknown };
 
 /**
  * JSON answers of `app`, made once per process instead of once per request: `res.json` of
@@ -27,8 +25,8 @@ export function captureJsonBodies(app: INestApplication): void {
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance() as ExpressApp;
   const proto = express.response;
   const expressJson = proto.json;
-  proto.json = function json(this: WithBody, body?: unknown) {
-    this[SENT_BODY] = body;
+  proto.json = function json(this: Response, body?: unknown) {
+    keepSentBody(this, body);
     const status = this.statusCode;
     const plain =
       status !== 204 &&
@@ -52,11 +50,6 @@ export function captureJsonBodies(app: INestApplication): void {
 interface ExpressApp {
   response: Response;
   get(setting: string): unknown;
-}
-
-/** The JSON body answered on `res` (after `res.json`), if any. */
-export function sentBody(res: Response): unknown {
-  return (res as WithBody)[SENT_BODY];
 }
 
 export interface HttpObserverOptions {

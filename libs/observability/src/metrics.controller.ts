@@ -10,7 +10,10 @@ export class MetricsController {
   constructor(private readonly metrics: Metrics) {}
 
   @Get('metrics')
-  @ApiOperation({ summary: 'Prometheus metrics', description: 'Process, HTTP, result-code and dependency metrics in the Prometheus text format.' })
+  @ApiOperation({
+    summary: 'Prometheus metrics',
+    description: 'Process, HTTP, result-code and dependency metrics in the Prometheus text format.',
+  })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus exposition format 0.0.4', schema: { type: 'string' } })
   async scrape(@Res() res: Response): Promise<void> {

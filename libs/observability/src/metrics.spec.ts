@@ -26,9 +26,28 @@ describe('GET /metrics', () => {
 
   it('serves process metrics, durations by route template and result codes of success and failure paths', async () => {
     const http = () => request(app.getHttpServer());
-    expect((await http().post('/things').type('form').send(signedFields('POST', { user_login_id: 'a' }))).status).toBe(201);
-    expect((await http().get('/things/x1').query(signedFields('GET', {}, { thing_id: 'x1' }))).status).toBe(200);
-    expect((await http().get('/things/x2').query(signedFields('GET', {}, { thing_id: 'x2' }))).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post('/things')
+          .type('form')
+          .send(signedFields('POST', { user_login_id: 'a' }))
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await http()
+          .get('/things/x1')
+          .query(signedFields('GET', {}, { thing_id: 'x1' }))
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await http()
+          .get('/things/x2')
+          .query(signedFields('GET', {}, { thing_id: 'x2' }))
+      ).status,
+    ).toBe(200);
     expect((await http().get('/things/x3').query({ app_token: 'app-0', signature: '0' })).status).toBe(401);
     expect((await http().get('/definitely/not/here')).status).toBe(404);
 
@@ -39,7 +58,14 @@ describe('GET /metrics', () => {
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
     // one series per route template, not per id
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/things/:thing_id', status_code: '200', service: 'fixture' })).toBe(2);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/things/:thing_id',
+        status_code: '200',
+        service: 'fixture',
+      }),
+    ).toBe(2);
     expect(sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/things', status_code: '201' })).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
     expect(text).not.toContain('/things/x1');

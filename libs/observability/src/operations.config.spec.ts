@@ -7,11 +7,24 @@ class ServiceConfig extends OperationsConfig {
 
 describe('operations settings', () => {
   it('default to: info logs, no rate limit, 10 s shutdown bound, no drain delay', () => {
-    expect(loadConfig(ServiceConfig, {})).toEqual({ PORT: 3000, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: 0, SHUTDOWN_TIMEOUT_MS: 10000, SHUTDOWN_DRAIN_MS: 0 });
+    expect(loadConfig(ServiceConfig, {})).toEqual({
+      PORT: 3000,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: 0,
+      SHUTDOWN_TIMEOUT_MS: 10000,
+      SHUTDOWN_DRAIN_MS: 0,
+    });
   });
 
   it('are read from the environment of a subclass', () => {
-    expect(loadConfig(ServiceConfig, { RATE_LIMIT_PER_MINUTE: '600', SHUTDOWN_TIMEOUT_MS: '25000', SHUTDOWN_DRAIN_MS: '5000', LOG_LEVEL: 'debug' })).toMatchObject({
+    expect(
+      loadConfig(ServiceConfig, {
+        RATE_LIMIT_PER_MINUTE: '600',
+        SHUTDOWN_TIMEOUT_MS: '25000',
+        SHUTDOWN_DRAIN_MS: '5000',
+        LOG_LEVEL: 'debug',
+      }),
+    ).toMatchObject({
       RATE_LIMIT_PER_MINUTE: 600,
       SHUTDOWN_TIMEOUT_MS: 25000,
       SHUTDOWN_DRAIN_MS: 5000,

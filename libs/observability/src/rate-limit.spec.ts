@@ -45,10 +45,14 @@ describe('per-app rate limit', () => {
     try {
       const http = () => request(fixture.app.getHttpServer());
       for (let i = 0; i < 3; i++) {
-        const ok = await http().get('/things/t').query(signedFields('GET', {}, { thing_id: 't' }));
+        const ok = await http()
+          .get('/things/t')
+          .query(signedFields('GET', {}, { thing_id: 't' }));
         expect(ok.status).toBe(200);
       }
-      const limited = await http().get('/things/t').query(signedFields('GET', {}, { thing_id: 't' }));
+      const limited = await http()
+        .get('/things/t')
+        .query(signedFields('GET', {}, { thing_id: 't' }));
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual({ response_code: '90429', response_message: 'too many requests' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -68,8 +72,16 @@ describe('per-app rate limit', () => {
     const fixture = await createFixtureApp({ rateLimitPerMinute: 1, style: lbsEnvelope });
     try {
       const http = () => request(fixture.app.getHttpServer());
-      expect((await http().get('/things/t').query(signedFields('GET', {}, { thing_id: 't' }))).status).toBe(200);
-      const limited = await http().get('/things/t').query(signedFields('GET', {}, { thing_id: 't' }));
+      expect(
+        (
+          await http()
+            .get('/things/t')
+            .query(signedFields('GET', {}, { thing_id: 't' }))
+        ).status,
+      ).toBe(200);
+      const limited = await http()
+        .get('/things/t')
+        .query(signedFields('GET', {}, { thing_id: 't' }));
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual({ code: '099', resultDesc: 'too many requests', lbsStat: '0' });
     } finally {
@@ -81,7 +93,9 @@ describe('per-app rate limit', () => {
     const fixture = await createFixtureApp({ rateLimitPerMinute: 0 });
     try {
       for (let i = 0; i < 20; i++) {
-        const res = await request(fixture.app.getHttpServer()).get('/things/t').query(signedFields('GET', {}, { thing_id: 't' }));
+        const res = await request(fixture.app.getHttpServer())
+          .get('/things/t')
+          .query(signedFields('GET', {}, { thing_id: 't' }));
         expect(res.status).toBe(200);
       }
     } finally {

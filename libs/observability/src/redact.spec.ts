@@ -33,7 +33,9 @@ describe('redaction', () => {
     );
     // a percent-encoded name is judged by its decoded form
     expect(redactUrl('/x?user%5Fpwd=hunter2')).toBe('/x');
-    expect(redactUrl('/lbsapi/api/lbsQuery?userToken=app-1&signature=ff&param.lon=116.4')).toBe('/lbsapi/api/lbsQuery?userToken=app-1&param.lon=116.4');
+    expect(redactUrl('/lbsapi/api/lbsQuery?userToken=app-1&signature=ff&param.lon=116.4')).toBe(
+      '/lbsapi/api/lbsQuery?userToken=app-1&param.lon=116.4',
+    );
     expect(redactUrl('/health/live')).toBe('/health/live');
   });
 

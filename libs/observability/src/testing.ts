@@ -19,7 +19,11 @@ const ROOT = resolve(__dirname, '../../..');
 export function buildService(appDir: string): string {
   const tsc = require.resolve('typescript/bin/tsc');
   for (const dir of [...workspaceLibs(appDir), appDir]) {
-    const res = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.build.json')], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    const res = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.build.json')], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     if (res.status !== 0) throw new Error(`build of ${dir} failed: ${res.stdout}${res.stderr}`);
   }
   return join(appDir, 'dist', 'main.js');
@@ -68,7 +72,9 @@ export async function startServiceProcess(main: string, env: Record<string, stri
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
   let gone = false;
   void exited.then(() => (gone = true));
   const url = `http://127.0.0.1:${port}`;

@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
+import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { AccountInterface, ApiInterface, accountOk, writeJsonList } from '@geoaccount/api';
+import type { Response } from 'express';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -31,8 +32,10 @@ export class AuthsController {
 
   @Get()
   @ApiInterface(AccountInterface.LIST_AUTHS)
-  async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery) {
-    return accountOk(false, await this.auths.list(app.appToken, query));
+  async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery, @Res() res: Response): Promise<void> {
+    const { count, list } = await this.auths.list(app.appToken, query);
+    // Thousands of auths: written as they are serialised, not as one string.
+    await writeJsonList(res, accountOk(false, { count }), 'list', list);
   }
 
   @Get(':auth_id')

@@ -94,8 +94,11 @@ export class AuthsService {
     });
   }
 
-  /** The auths matching every filter given, in creation order; 10201 (200, count "0") when none. */
-  async list(appToken: string, query: ListAuthsQuery): Promise<{ count: string; list: AuthListItem[] }> {
+  /**
+   * The auths matching every filter given, in creation order; 10201 (200, count "0") when none.
+   * `list` makes each item only when it is read, letting its row go (see `listItems`).
+   */
+  async list(appToken: string, query: ListAuthsQuery): Promise<{ count: string; list: Iterable<AuthListItem> }> {
     const ids = parseIdList(query.auth_ids, 'auth_ids');
     const params: unknown[] = [appToken];
     const where = ['"app_token" = $1'];
@@ -116,7 +119,7 @@ export class AuthsService {
       params,
     )) as AuthEntity[];
     if (rows.length === 0) throw new ApiException(AccountCodes.AUTH_LIST_EMPTY, undefined, { count: '0', list: [] });
-    return { count: String(rows.length), list: rows.map((a) => toAuthListItem(a, this.time)) };
+    return { count: String(rows.length), list: listItems(rows, this.time) };
   }
 
   /** One auth; 10301 (404) when it does not exist. */
@@ -142,5 +145,18 @@ export class AuthsService {
       [appToken, authId],
     )) as { auth_id: string }[];
     return rows.map((r) => r.auth_id);
+  }
+}
+
+/**
+ * The answer items of `rows`, made one at a time as they are written, each row dropped from
+ * the array once made: a list of 10,000 auths never holds its rows, its answer objects and
+ * its JSON text all at once.
+ */
+function* listItems(rows: (AuthEntity | undefined)[], time: TimestampFormatter): Generator<AuthListItem> {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    rows[i] = undefined;
+    yield toAuthListItem(row, time);
   }
 }

@@ -31,7 +31,11 @@ export class CacheModule implements OnApplicationShutdown {
     return {
       module: CacheModule,
       providers: [
-        { provide: LOOKUP_CACHE, inject: [LocationConfig, Metrics], useFactory: (config: LocationConfig, metrics: Metrics) => createLookupCache(config, metrics) },
+        {
+          provide: LOOKUP_CACHE,
+          inject: [LocationConfig, Metrics],
+          useFactory: (config: LocationConfig, metrics: Metrics) => createLookupCache(config, metrics),
+        },
       ],
       exports: [LOOKUP_CACHE],
     };

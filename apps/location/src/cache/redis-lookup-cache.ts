@@ -64,7 +64,12 @@ export class RedisLookupCache implements LookupCache {
     this.redis =
       typeof target === 'string'
         ? new Redis(target, { ...connection, enableOfflineQueue: false, retryStrategy })
-        : new Cluster(target, { redisOptions: connection, enableOfflineQueue: false, clusterRetryStrategy: retryStrategy, retryDelayOnFailover: 50 });
+        : new Cluster(target, {
+            redisOptions: connection,
+            enableOfflineQueue: false,
+            clusterRetryStrategy: retryStrategy,
+            retryDelayOnFailover: 50,
+          });
     this.redis.on('error', (err: Error) => {
       if (!this.closing) this.onError?.('connection', err);
       this.down(err);

@@ -33,12 +33,19 @@ describe('location config', () => {
 
   it('requires the key of the upstream chosen', () => {
     expect(() => loadLocationConfig({ GEOCODER: 'amap' })).toThrow('Invalid environment variable AMAP_KEY: required when GEOCODER=amap');
-    expect(loadLocationConfig({ GEOCODER: 'amap', AMAP_KEY: 'k', AMAP_BASE_URL: 'http://127.0.0.1:8080' })).toMatchObject({ GEOCODER: 'amap', AMAP_KEY: 'k' });
-    expect(() => loadLocationConfig({ CELL_SOURCE: 'opencellid' })).toThrow('Invalid environment variable OPENCELLID_KEY: required when CELL_SOURCE=opencellid');
+    expect(loadLocationConfig({ GEOCODER: 'amap', AMAP_KEY: 'k', AMAP_BASE_URL: 'http://127.0.0.1:8080' })).toMatchObject({
+      GEOCODER: 'amap',
+      AMAP_KEY: 'k',
+    });
+    expect(() => loadLocationConfig({ CELL_SOURCE: 'opencellid' })).toThrow(
+      'Invalid environment variable OPENCELLID_KEY: required when CELL_SOURCE=opencellid',
+    );
   });
 
   it('takes Redis Cluster seed nodes', () => {
-    expect(loadLocationConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-1.internal:7001' })).toMatchObject({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-1.internal:7001' });
+    expect(loadLocationConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-1.internal:7001' })).toMatchObject({
+      REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-1.internal:7001',
+    });
     expect(parseClusterNodes('10.0.0.1:7000,redis-1.internal:7001')).toEqual([
       { host: '10.0.0.1', port: 7000 },
       { host: 'redis-1.internal', port: 7001 },

@@ -10,7 +10,10 @@ const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http
  * settings (rate limit, shutdown) come from `OperationsConfig`.
  */
 export class LocationConfig extends OperationsConfig {
-  @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3002;
 
   @IsString()
@@ -22,29 +25,40 @@ export class LocationConfig extends OperationsConfig {
   // --- cache ---------------------------------------------------------------------------
 
   /** `redis://host:port/db`; unset: an in-process cache. */
-  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'expected redis://host:port/db' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'expected redis://host:port/db' })
   REDIS_URL?: string = undefined;
 
   /**
    * Redis Cluster seed nodes, `host:port,host:port,...`; when set, the cache uses the cluster
    * (and `REDIS_URL` is not used).
    */
-  @IsOptional() @Matches(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, { message: 'expected host:port,host:port,...' })
+  @IsOptional()
+  @Matches(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, { message: 'expected host:port,host:port,...' })
   REDIS_CLUSTER_NODES?: string = undefined;
 
-  @Type(() => Number) @IsInt() @Min(1)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   CACHE_TTL_SECONDS = 604800;
 
   /** Prepended to every cache key (lets several deployments or test runs share one Redis). */
-  @IsString() @MaxLength(64) @Matches(/^[\w.:-]*$/, { message: 'expected letters, digits, "_", ".", ":" or "-"' })
+  @IsString()
+  @MaxLength(64)
+  @Matches(/^[\w.:-]*$/, { message: 'expected letters, digits, "_", ".", ":" or "-"' })
   CACHE_KEY_PREFIX = 'lbs:';
 
   /** Capacity of the in-process cache (entries), used when `REDIS_URL` is unset. */
-  @Type(() => Number) @IsInt() @Min(1)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   CACHE_MAX_ENTRIES = 100000;
 
   /** A Redis command slower than this counts as a cache miss, so a dead Redis never slows answers. */
-  @Type(() => Number) @IsInt() @Min(10) @Max(10000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(10000)
   REDIS_COMMAND_TIMEOUT_MS = 250;
 
   // --- geocoder ------------------------------------------------------------------------
@@ -56,11 +70,13 @@ export class LocationConfig extends OperationsConfig {
   COORD_SYSTEM: 'wgs84' | 'gcj02' = 'wgs84';
 
   @ValidateIf((c: LocationConfig) => c.GEOCODER === 'amap' || c.AMAP_KEY !== undefined)
-  @IsString() @IsNotEmpty({ message: 'required when GEOCODER=amap' })
+  @IsString()
+  @IsNotEmpty({ message: 'required when GEOCODER=amap' })
   AMAP_KEY?: string = undefined;
 
   /** AMap private key: when set, requests carry the digital signature `sig`. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AMAP_SECRET?: string = undefined;
 
   @IsUrl(HTTP_URL)
@@ -70,32 +86,50 @@ export class LocationConfig extends OperationsConfig {
   NOMINATIM_BASE_URL = 'https://nominatim.openstreetmap.org';
 
   /** Nominatim's usage policy asks for a User-Agent that identifies the application (add a contact). */
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   NOMINATIM_USER_AGENT = 'geoaccount-location/0.1.0';
 
   /** Nominatim `accept-language`. */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   NOMINATIM_LANGUAGE = 'zh-CN,zh,en';
 
   /** Minimum interval between two Nominatim requests of this process (the public server allows 1/s). */
-  @Type(() => Number) @IsInt() @Min(0) @Max(60000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(60000)
   NOMINATIM_MIN_INTERVAL_MS = 1000;
 
   // --- upstream calls ------------------------------------------------------------------
 
-  @Type(() => Number) @IsInt() @Min(1) @Max(120000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(120000)
   UPSTREAM_TIMEOUT_MS = 3000;
 
   /** Retries of an idempotent failure (5xx, reset, timeout) within `UPSTREAM_TIMEOUT_MS`. */
-  @Type(() => Number) @IsInt() @Min(0) @Max(10)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
   UPSTREAM_RETRIES = 2;
 
   /** Consecutive failures that open an upstream's circuit breaker. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   UPSTREAM_BREAKER_FAILURES = 5;
 
   /** How long an open circuit refuses calls before one trial call. */
-  @Type(() => Number) @IsInt() @Min(100) @Max(600000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   UPSTREAM_BREAKER_COOLDOWN_MS = 10000;
 
   // --- base stations -------------------------------------------------------------------
@@ -105,15 +139,19 @@ export class LocationConfig extends OperationsConfig {
   CELL_SOURCE = 'offline';
 
   /** OpenCelliD-format CSV (plain or `.gz`); unset: the sample file shipped with the service. */
-  @IsOptional() @IsString() @IsNotEmpty()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
   CELL_TOWERS_FILE?: string = undefined;
 
   /** Comma-separated mobile country codes to load from `CELL_TOWERS_FILE` (e.g. `460`); unset: all. */
-  @IsOptional() @Matches(/^\d{1,3}(,\d{1,3})*$/, { message: 'expected mobile country codes separated by commas, e.g. 460,454' })
+  @IsOptional()
+  @Matches(/^\d{1,3}(,\d{1,3})*$/, { message: 'expected mobile country codes separated by commas, e.g. 460,454' })
   CELL_TOWERS_MCC?: string = undefined;
 
   @ValidateIf((c: LocationConfig) => c.CELL_SOURCE === 'opencellid' || c.OPENCELLID_KEY !== undefined)
-  @IsString() @IsNotEmpty({ message: 'required when CELL_SOURCE=opencellid' })
+  @IsString()
+  @IsNotEmpty({ message: 'required when CELL_SOURCE=opencellid' })
   OPENCELLID_KEY?: string = undefined;
 
   @IsUrl(HTTP_URL)

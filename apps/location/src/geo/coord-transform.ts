@@ -64,7 +64,13 @@ export function gcj02ToWgs84(longitude: number, latitude: number, inMainland: Ma
 }
 
 /** Converts between datums; identity when they are the same or outside mainland China. */
-export function convertDatum(longitude: number, latitude: number, from: 'wgs84' | 'gcj02', to: 'wgs84' | 'gcj02', inMainland: MainlandTest): [number, number] {
+export function convertDatum(
+  longitude: number,
+  latitude: number,
+  from: 'wgs84' | 'gcj02',
+  to: 'wgs84' | 'gcj02',
+  inMainland: MainlandTest,
+): [number, number] {
   if (from === to) return [longitude, latitude];
   return from === 'wgs84' ? wgs84ToGcj02(longitude, latitude, inMainland) : gcj02ToWgs84(longitude, latitude, inMainland);
 }

@@ -131,7 +131,8 @@ export class MainlandChina {
       const r0 = Math.floor((Math.min(ay, by) - this.toleranceDegrees - margin - box.south) / CELL_DEGREES);
       const r1 = Math.floor((Math.max(ay, by) + this.toleranceDegrees + margin - box.south) / CELL_DEGREES);
       if (c1 < 0 || r1 < 0 || c0 >= columns || r0 >= rows) return;
-      for (let r = Math.max(0, r0); r <= Math.min(rows - 1, r1); r++) grid.fill(BORDER, r * columns + Math.max(0, c0), r * columns + Math.min(columns - 1, c1) + 1);
+      for (let r = Math.max(0, r0); r <= Math.min(rows - 1, r1); r++)
+        grid.fill(BORDER, r * columns + Math.max(0, c0), r * columns + Math.min(columns - 1, c1) + 1);
     };
     const { steps, ringStart, polyRing, ringX, ringY, originX, originY } = data;
     for (let p = 0; p < data.header.polygonCount; p++) {
@@ -170,7 +171,8 @@ export class MainlandChina {
         const c = cell % columns;
         // West, east, south, north.
         for (let k = 0; k < 4; k++) {
-          const n = k === 0 ? (c > 0 ? cell - 1 : -1) : k === 1 ? (c < columns - 1 ? cell + 1 : -1) : k === 2 ? cell - columns : cell + columns;
+          const n =
+            k === 0 ? (c > 0 ? cell - 1 : -1) : k === 1 ? (c < columns - 1 ? cell + 1 : -1) : k === 2 ? cell - columns : cell + columns;
           if (n < 0 || n >= grid.length || seen[n] || grid[n] === BORDER) continue;
           seen[n] = 1;
           queue[tail++] = n;

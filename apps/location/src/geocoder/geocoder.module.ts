@@ -12,7 +12,13 @@ export class GeocoderModule implements OnApplicationShutdown {
   static forRoot(): DynamicModule {
     return {
       module: GeocoderModule,
-      providers: [{ provide: GEOCODER, inject: [LocationConfig, Metrics], useFactory: (config: LocationConfig, metrics: Metrics) => createGeocoder(config, metrics) }],
+      providers: [
+        {
+          provide: GEOCODER,
+          inject: [LocationConfig, Metrics],
+          useFactory: (config: LocationConfig, metrics: Metrics) => createGeocoder(config, metrics),
+        },
+      ],
       exports: [GEOCODER],
     };
   }

@@ -30,7 +30,10 @@ export class LookupHealthIndicator {
   cacheReachable() {
     const check = this.indicators.check('cache');
     if (this.cache.reachable?.() === false) {
-      return check.degraded({ backend: this.cache.name, message: `${this.cache.name} unreachable: answering from the upstream without a cache` });
+      return check.degraded({
+        backend: this.cache.name,
+        message: `${this.cache.name} unreachable: answering from the upstream without a cache`,
+      });
     }
     return check.up({ backend: this.cache.name });
   }

@@ -1,5 +1,6 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
-import { type AppLogger, InjectAppLogger, currentRequestId, sentBody } from '@geoaccount/observability';
+import { sentBody } from '@geoaccount/api';
+import { type AppLogger, InjectAppLogger, currentRequestId } from '@geoaccount/observability';
 import { CALLER_APP, type SignedRequest } from '@geoaccount/signing';
 import type { NextFunction, Response } from 'express';
 

@@ -5,10 +5,12 @@ describe('MinIntervalLimiter', () => {
     const limiter = new MinIntervalLimiter(100);
     const started = performance.now();
     const at: number[] = [];
-    await Promise.all([0, 1, 2].map(async () => {
-      await limiter.acquire();
-      at.push(performance.now() - started);
-    }));
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        await limiter.acquire();
+        at.push(performance.now() - started);
+      }),
+    );
     expect(at[0]).toBeLessThan(50);
     expect(at[1]).toBeGreaterThanOrEqual(95);
     expect(at[2]).toBeGreaterThanOrEqual(195);

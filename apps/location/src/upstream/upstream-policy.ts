@@ -90,7 +90,9 @@ export class UpstreamPolicy {
     const breaker = circuitBreaker(handleAll, { halfOpenAfter: breakerCooldownMs, breaker: new ConsecutiveBreaker(breakerFailures) });
     breaker.onBreak((reason) => {
       const why = 'error' in reason ? describe(reason.error) : 'isolated';
-      this.logger.warn(`${name}: circuit opened after ${breakerFailures} consecutive failures (last: ${why}); calls refused for ${breakerCooldownMs} ms`);
+      this.logger.warn(
+        `${name}: circuit opened after ${breakerFailures} consecutive failures (last: ${why}); calls refused for ${breakerCooldownMs} ms`,
+      );
     });
     breaker.onReset(() => this.logger.log(`${name}: circuit closed, upstream answering again`));
     breaker.onStateChange((state) => options.metrics?.circuit(CIRCUIT_STATES[state]));
@@ -155,7 +157,12 @@ export class UpstreamPolicy {
   }
 }
 
-const CIRCUIT_STATES = { [CircuitState.Closed]: 'closed', [CircuitState.HalfOpen]: 'half_open', [CircuitState.Open]: 'open', [CircuitState.Isolated]: 'open' } as const;
+const CIRCUIT_STATES = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.HalfOpen]: 'half_open',
+  [CircuitState.Open]: 'open',
+  [CircuitState.Isolated]: 'open',
+} as const;
 
 /** The `reason` label of a failed call. */
 function failureReason(err: UpstreamUnavailableError): string {
@@ -175,7 +182,12 @@ function describe(err: unknown): string {
 /** The policy of one upstream with the service's configured limits. */
 export function upstreamPolicyFromConfig(
   name: string,
-  config: { UPSTREAM_TIMEOUT_MS: number; UPSTREAM_RETRIES: number; UPSTREAM_BREAKER_FAILURES: number; UPSTREAM_BREAKER_COOLDOWN_MS: number },
+  config: {
+    UPSTREAM_TIMEOUT_MS: number;
+    UPSTREAM_RETRIES: number;
+    UPSTREAM_BREAKER_FAILURES: number;
+    UPSTREAM_BREAKER_COOLDOWN_MS: number;
+  },
   metrics?: UpstreamMetrics,
 ): UpstreamPolicy {
   return new UpstreamPolicy({

@@ -29,8 +29,16 @@ describe('OpenCelliD CSV loading', () => {
     const { index, stats } = await loadCellFile(path);
     expect(stats).toMatchObject({ rows: 7, skipped: 3, cells: 4, gzip: false });
     expect(index.get({ mcc: 460, mnc: 0, lac: 4000, cellid: 10000 })).toEqual({ longitude: 116.391275, latitude: 39.907501, range: 1561 });
-    expect(index.get({ mcc: 460, mnc: 11, lac: 20002, cellid: 102400001 })).toEqual({ longitude: 116.338033, latitude: 39.885679, range: 1305 });
-    expect(index.get({ mcc: 310, mnc: 260, lac: 16777215, cellid: 68719476735 })).toEqual({ longitude: -122.4194, latitude: 37.7749, range: 300 });
+    expect(index.get({ mcc: 460, mnc: 11, lac: 20002, cellid: 102400001 })).toEqual({
+      longitude: 116.338033,
+      latitude: 39.885679,
+      range: 1305,
+    });
+    expect(index.get({ mcc: 310, mnc: 260, lac: 16777215, cellid: 68719476735 })).toEqual({
+      longitude: -122.4194,
+      latitude: 37.7749,
+      range: 300,
+    });
   });
 
   it('loads a gzip file (told by its first bytes, whatever its name)', async () => {

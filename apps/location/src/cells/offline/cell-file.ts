@@ -23,7 +23,10 @@ export interface CellFileOptions {
 
 /** The generated sample shipped with the service (src/data/cells-sample.csv), found from src/ or dist/. */
 export function sampleCellFile(): string {
-  const candidates = [join(__dirname, '..', '..', 'data', 'cells-sample.csv'), join(__dirname, '..', '..', '..', 'src', 'data', 'cells-sample.csv')];
+  const candidates = [
+    join(__dirname, '..', '..', 'data', 'cells-sample.csv'),
+    join(__dirname, '..', '..', '..', 'src', 'data', 'cells-sample.csv'),
+  ];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`sample cell file not found (looked in ${candidates.join(', ')})`);
   return found;
@@ -143,7 +146,8 @@ class CellCsvParser {
     if (end === start) return;
     if (this.first) {
       this.first = false;
-      if (end - start >= HEADER_START.length && buf.compare(HEADER_START, 0, HEADER_START.length, start, start + HEADER_START.length) === 0) return;
+      if (end - start >= HEADER_START.length && buf.compare(HEADER_START, 0, HEADER_START.length, start, start + HEADER_START.length) === 0)
+        return;
     }
     this.rows++;
     if (!this.add(buf, start, end)) this.skipped++;
@@ -195,5 +199,8 @@ export async function loadCellFile(path: string, options: CellFileOptions = {}):
   }
   parser.end();
   const index = builder.build();
-  return { index, stats: { rows: parser.rows, skipped: parser.skipped, cells: index.size, gzip, ms: Math.round(performance.now() - started) } };
+  return {
+    index,
+    stats: { rows: parser.rows, skipped: parser.skipped, cells: index.size, gzip, ms: Math.round(performance.now() - started) },
+  };
 }

@@ -48,7 +48,10 @@ describe('CellIndex', () => {
     const index = b.build();
     expect(index.size).toBe(n);
     for (const i of [0, 1, 4095, 4096, 12_345, n - 1]) {
-      expect(index.get({ mcc: 460, mnc: i % 3, lac: i % 97, cellid: i })).toEqual({ longitude: (i % 360) - 180 + 0.5, latitude: (i % 180) - 90 + 0.25 });
+      expect(index.get({ mcc: 460, mnc: i % 3, lac: i % 97, cellid: i })).toEqual({
+        longitude: (i % 360) - 180 + 0.5,
+        latitude: (i % 180) - 90 + 0.25,
+      });
     }
   });
 });

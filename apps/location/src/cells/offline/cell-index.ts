@@ -10,10 +10,17 @@ export const MAX_LAC = LAC_SPAN - 1;
 
 export function isIndexableCell(c: CellKey): boolean {
   return (
-    Number.isInteger(c.mcc) && c.mcc >= 0 && c.mcc <= 999 &&
-    Number.isInteger(c.mnc) && c.mnc >= 0 && c.mnc <= 999 &&
-    Number.isInteger(c.lac) && c.lac >= 0 && c.lac <= MAX_LAC &&
-    Number.isSafeInteger(c.cellid) && c.cellid >= 0
+    Number.isInteger(c.mcc) &&
+    c.mcc >= 0 &&
+    c.mcc <= 999 &&
+    Number.isInteger(c.mnc) &&
+    c.mnc >= 0 &&
+    c.mnc <= 999 &&
+    Number.isInteger(c.lac) &&
+    c.lac >= 0 &&
+    c.lac <= MAX_LAC &&
+    Number.isSafeInteger(c.cellid) &&
+    c.cellid >= 0
   );
 }
 

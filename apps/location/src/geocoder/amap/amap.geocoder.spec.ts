@@ -21,7 +21,9 @@ describe('AMap adapter parsing', () => {
     expect(() => checkAmapStatus({ status: '0', info: 'SERVER_IS_BUSY', infocode: '10016' })).toThrow(TransientUpstreamError);
     expect(() => checkAmapStatus({ status: '0', info: 'ENGINE_RESPONSE_DATA_ERROR', infocode: '30001' })).toThrow(TransientUpstreamError);
     expect(() => checkAmapStatus({ status: '0', info: 'INVALID_USER_KEY', infocode: '10001' })).toThrow(UpstreamUnavailableError);
-    expect(() => checkAmapStatus({ status: '0', info: 'DAILY_QUERY_OVER_LIMIT', infocode: '10003' })).toThrow('amap: DAILY_QUERY_OVER_LIMIT (10003)');
+    expect(() => checkAmapStatus({ status: '0', info: 'DAILY_QUERY_OVER_LIMIT', infocode: '10003' })).toThrow(
+      'amap: DAILY_QUERY_OVER_LIMIT (10003)',
+    );
     expect(() => checkAmapStatus({ unexpected: true })).toThrow(UpstreamUnavailableError);
   });
 
@@ -47,14 +49,36 @@ describe('AMap adapter parsing', () => {
   });
 
   it('keeps Chongqing counties under the municipality (500100) and xx90xx units as their own area', () => {
-    const chongqing = { regeocode: { formatted_address: '重庆市巫山县', addressComponent: { province: '重庆市', city: [], district: '巫山县', adcode: '500237' } } };
-    expect(parseRegeo(chongqing, 0, 0)).toMatchObject({ areaName: '重庆市', areaCode: '500100', standardCode: '500237', provinceCode: '500000' });
-    const xiantao = { regeocode: { formatted_address: '湖北省仙桃市', addressComponent: { province: '湖北省', city: [], district: '仙桃市', adcode: '429004' } } };
-    expect(parseRegeo(xiantao, 0, 0)).toMatchObject({ areaName: '仙桃市', areaCode: '429004', standardCode: '429004', provinceCode: '420000' });
+    const chongqing = {
+      regeocode: {
+        formatted_address: '重庆市巫山县',
+        addressComponent: { province: '重庆市', city: [], district: '巫山县', adcode: '500237' },
+      },
+    };
+    expect(parseRegeo(chongqing, 0, 0)).toMatchObject({
+      areaName: '重庆市',
+      areaCode: '500100',
+      standardCode: '500237',
+      provinceCode: '500000',
+    });
+    const xiantao = {
+      regeocode: {
+        formatted_address: '湖北省仙桃市',
+        addressComponent: { province: '湖北省', city: [], district: '仙桃市', adcode: '429004' },
+      },
+    };
+    expect(parseRegeo(xiantao, 0, 0)).toMatchObject({
+      areaName: '仙桃市',
+      areaCode: '429004',
+      standardCode: '429004',
+      provinceCode: '420000',
+    });
   });
 
   it('answers null where AMap knows nothing, and a country-only place where it knows only that', () => {
-    const empty = { regeocode: { formatted_address: [], addressComponent: { country: [], province: [], city: [], district: [], adcode: [] } } };
+    const empty = {
+      regeocode: { formatted_address: [], addressComponent: { country: [], province: [], city: [], district: [], adcode: [] } },
+    };
     expect(parseRegeo(empty, 150, 10)).toBeNull();
     const abroad = { regeocode: { formatted_address: [], addressComponent: { country: '日本', province: [], adcode: [] } } };
     expect(parseRegeo(abroad, 139.7, 35.7)).toEqual({ longitude: 139.7, latitude: 35.7, country: '日本', address: undefined });
@@ -64,7 +88,17 @@ describe('AMap adapter parsing', () => {
     expect(parseGeo({ status: '1', count: '0', geocodes: [] })).toBeNull();
     const body = {
       count: '1',
-      geocodes: [{ formatted_address: '广东省深圳市南山区深南大道6008号', country: '中国', province: '广东省', city: '深圳市', district: '南山区', adcode: '440305', location: '113.973129,22.540315' }],
+      geocodes: [
+        {
+          formatted_address: '广东省深圳市南山区深南大道6008号',
+          country: '中国',
+          province: '广东省',
+          city: '深圳市',
+          district: '南山区',
+          adcode: '440305',
+          location: '113.973129,22.540315',
+        },
+      ],
     };
     expect(parseGeo(body)).toEqual({
       longitude: 113.973129,

@@ -14,7 +14,10 @@ function fakeNominatim(answer: (path: string, query: URLSearchParams) => unknown
   });
   return {
     seen,
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -23,7 +26,15 @@ const SHANGHAI = {
   lat: '31.2304',
   lon: '121.4737',
   display_name: '人民广场, 黄浦区, 上海市, 200001, 中国',
-  address: { square: '人民广场', city_district: '黄浦区', city: '上海市', 'ISO3166-2-lvl4': 'CN-SH', postcode: '200001', country: '中国', country_code: 'cn' },
+  address: {
+    square: '人民广场',
+    city_district: '黄浦区',
+    city: '上海市',
+    'ISO3166-2-lvl4': 'CN-SH',
+    postcode: '200001',
+    country: '中国',
+    country_code: 'cn',
+  },
 };
 
 describe('Nominatim adapter', () => {
@@ -54,9 +65,16 @@ describe('Nominatim adapter', () => {
     const fake = fakeNominatim((path) => (path === '/reverse' ? SHANGHAI : [SHANGHAI]));
     const baseUrl = await fake.start();
     const policy = new UpstreamPolicy({ name: 'nominatim', timeoutMs: 3000, retries: 0, breakerFailures: 5, breakerCooldownMs: 1000 });
-    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'geoaccount-location/test (ops@example.com)', language: 'zh-CN', minIntervalMs: 250 }, policy);
+    const geocoder = new NominatimGeocoder(
+      { baseUrl, userAgent: 'geoaccount-location/test (ops@example.com)', language: 'zh-CN', minIntervalMs: 250 },
+      policy,
+    );
     try {
-      const [a, b, c] = await Promise.all([geocoder.reverse(121.4737, 31.2304), geocoder.reverse(121.4737, 31.2304), geocoder.forward('上海市', '人民广场')]);
+      const [a, b, c] = await Promise.all([
+        geocoder.reverse(121.4737, 31.2304),
+        geocoder.reverse(121.4737, 31.2304),
+        geocoder.forward('上海市', '人民广场'),
+      ]);
       expect(a).toMatchObject({ longitude: 121.4737, latitude: 31.2304, provinceCode: '310000', country: '中国' });
       expect(b).toEqual(a);
       expect(c).toMatchObject({ longitude: 121.4737, latitude: 31.2304, areaName: '上海市' });
