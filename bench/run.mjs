@@ -75,7 +75,7 @@ async function measure(url, spec, target, label, round) {
   let cpuEnd;
   const profile = s.profile && round === 0;
   const result = await drive(
-    { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, ...spec },
+    { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, round, ...spec },
     {
       onMeasureStart: () => {
         if (profile) target.startProfile();

@@ -28,7 +28,7 @@ export function settings() {
     connections: int('BENCH_CONNECTIONS', 50),
     duration: int('BENCH_DURATION', quick ? 3 : 10),
     warmup: int('BENCH_WARMUP', quick ? 1 : 3),
-    rounds: Math.max(1, int('BENCH_ROUNDS', 1)),
+    rounds: Math.max(1, int('BENCH_ROUNDS', quick ? 1 : 3)),
     workers: int('BENCH_WORKERS', 0),
     users: int('BENCH_USERS', 1_000_000),
     auths: int('BENCH_AUTHS', 10_000),

@@ -26,14 +26,14 @@ function randomPath(g) {
  * every round over the list, so each request is a cache miss that still lands near a known
  * place.
  */
-function lbsUnique(g, phase) {
+function lbsUnique(g, phase, round) {
   const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
   const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
   const key = hmacKey(g.secret);
   const names = lbsSignedNames(['longitude', 'latitude']);
   const width = 1000;
-  // Distinct per run phase (preflight, warm-up, measured) and per worker thread.
-  let k = ((phase || 0) * 16 + threadId) * 100_000;
+  // Distinct per round, run phase (preflight, warm-up, measured) and worker thread.
+  let k = (((round || 0) * 10 + (phase || 0)) * 16 + threadId) * 100_000;
   let i = 0;
   return () => {
     const [lon0, lat0] = g.points[i % g.points.length];
@@ -50,7 +50,7 @@ function pathMaker(s) {
   const g = s.generator;
   if (!g) return undefined;
   if (g.kind === 'random-path') return randomPath(g);
-  if (g.kind === 'lbs-unique') return lbsUnique(g, s.phase);
+  if (g.kind === 'lbs-unique') return lbsUnique(g, s.phase, s.round);
   throw new Error(`unknown generator ${g.kind}`);
 }
 
