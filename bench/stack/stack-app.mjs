@@ -44,17 +44,6 @@ Module({ imports, controllers: [HelloController] })(StackModule);
 
 const app = await NestFactory.create(StackModule, new ExpressAdapter(), { logger: ['error', 'warn'] });
 if (layers.has('defaults')) api.applyHttpDefaults(app, api.accountEnvelope, { shutdownHooks: false });
-if (layers.has('observer')) {
-  app.useLogger(app.get(obs.PinoNestLogger));
-  obs.captureJsonBodies(app);
-  app.use(
-    obs.httpObserver({
-      logger: app.get(obs.APP_LOGGER),
-      metrics: app.get(obs.Metrics),
-      shutdown: app.get(obs.ShutdownState),
-      quietPaths: app.get(obs.QUIET_PATHS),
-    }),
-  );
-}
+if (layers.has('observer')) obs.useRequestObserver(app);
 if (layers.has('headers')) app.use(obs.securityHeaders());
 await app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

@@ -21,7 +21,7 @@ export const DEFAULT_QUIET_PATHS = ['/health/live', '/health/ready', '/metrics']
  * are not plain (a Content-Type already set, 204/205/304, JSON settings, ETags) go through
  * Express as before. Controllers' answers and the exception filter's both use `res.json`.
  */
-export function captureJsonBodies(app: INestApplication): void {
+export function writeJsonAnswers(app: INestApplication): void {
   const express = (app as NestExpressApplication).getHttpAdapter().getInstance() as ExpressApp;
   const proto = express.response;
   const expressJson = proto.json;

@@ -10,19 +10,14 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** Accepted incoming request ids: short and harmless in a log line; anything else is replaced. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-type WithId = IncomingMessage & { id?: unknown };
-
 /**
  * The request's id: the caller's `X-Request-Id` when it is a sane token, a fresh UUID
- * otherwise. It is kept on `req.id` and echoed in the response's `X-Request-Id`.
+ * otherwise, echoed in the response's `X-Request-Id`.
  */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
-  const tagged = req as WithId;
-  if (typeof tagged.id === 'string') return tagged.id;
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && VALID_REQUEST_ID.test(given) ? given : randomUUID();
-  tagged.id = id;
-  if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, id);
+  res.setHeader(REQUEST_ID_HEADER, id);
   return id;
 }
 

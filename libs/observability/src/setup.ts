@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
-import { captureJsonBodies, httpObserver } from './http-observer';
+import { httpObserver, writeJsonAnswers } from './http-observer';
 import { PinoNestLogger } from './logging';
 import { Metrics } from './metrics';
 import { APP_LOGGER, type AppLogger, QUIET_PATHS } from './observability.module';
@@ -20,8 +20,18 @@ export interface OperationsOptions {
  * Create the application with `bufferLogs: true` so that start-up logs go through pino too.
  */
 export function applyOperations(app: INestApplication, options: OperationsOptions = {}): void {
+  useRequestObserver(app);
+  app.use(securityHeaders());
+  if (options.openApi) setupOpenApi(app, options.openApi);
+}
+
+/**
+ * Nest's logger on pino, JSON answers written by `writeJsonAnswers`, and the request
+ * observer wired to `ObservabilityModule`'s logger, metrics, shutdown state and quiet paths.
+ */
+export function useRequestObserver(app: INestApplication): void {
   app.useLogger(app.get(PinoNestLogger));
-  captureJsonBodies(app);
+  writeJsonAnswers(app);
   app.use(
     httpObserver({
       logger: app.get<AppLogger>(APP_LOGGER),
@@ -30,8 +40,6 @@ export function applyOperations(app: INestApplication, options: OperationsOption
       quietPaths: app.get<readonly string[]>(QUIET_PATHS),
     }),
   );
-  app.use(securityHeaders());
-  if (options.openApi) setupOpenApi(app, options.openApi);
 }
 
 /**
