@@ -40,10 +40,6 @@ export function OptionalDigits(maxDigits: number): PropertyDecorator {
  */
 export const ID_PATTERN = /^(?![\s])[^,\p{Cc}]*(?<![\s])$/u;
 
-export function RecordId(max: number): PropertyDecorator {
-  return applyDecorators(IsString(), IsNotEmpty(), MaxChars(max), Matches(ID_PATTERN));
-}
-
 /** Whether `text` has at most `max` characters as PostgreSQL counts them (code points). */
 export function fitsChars(text: string, max: number): boolean {
   if (text.length <= max) return true;

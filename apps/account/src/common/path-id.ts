@@ -3,7 +3,7 @@ import { InvalidParameterException } from '@geoaccount/api';
 import { ID_PATTERN, fitsChars } from './field-rules';
 
 /**
- * A record id of the path (`RecordId`'s rules: 1 to `max` characters, `ID_PATTERN`), checked
+ * A record id of the path (1 to `max` characters as PostgreSQL counts them, `ID_PATTERN`), checked
  * by hand: every read of one record goes through it, and class-transformer with
  * class-validator cost tens of microseconds for one string.
  */
