@@ -143,6 +143,55 @@ describe('CONTRACT §6 outcomes', () => {
   });
 });
 
+describe('CONTRACT §13: unknown parameters are refused, naming them', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness();
+    await seedAuth(h.a, 'U1');
+  });
+  afterAll(() => h?.close());
+
+  const unknown = (name: string) => ({ response_code: '90100', response_message: `unknown field ${name}`.slice(0, 32) });
+
+  it('in a create body, and creates nothing', async () => {
+    const res = await h.a.createAuth('U-NEW', { auth_name: 'n', auth_colour: 'red' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(unknown('auth_colour'));
+    expect((await h.a.getAuth('U-NEW')).status).toBe(404);
+  });
+
+  it('in a modify body, and changes nothing', async () => {
+    const res = await h.a.modifyAuth('U1', { auth_name: 'changed', created_by: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(unknown('created_by'));
+    expect((await h.a.getAuth('U1')).body).toMatchObject({ auth_name: 'name of U1' });
+  });
+
+  it('in a list query and in the query of a read by id', async () => {
+    const list = await h.a.listAuths({ auth_state: '1', limit: '5' });
+    expect(list.status).toBe(400);
+    expect(list.body).toEqual(unknown('limit'));
+    const one = await h.a.request('GET', '/account/v1.0.1/auths/U1', { limit: '5' }, { auth_id: 'U1' });
+    expect(one.status).toBe(400);
+    expect(one.body).toEqual(unknown('limit'));
+    const users = await h.a.listUsers({ sort: 'name' });
+    expect(users.status).toBe(400);
+    expect(users.body).toEqual(unknown('sort'));
+  });
+
+  it('cuts a long unknown name to the 32 characters of response_message', async () => {
+    const res = await h.a.createAuth('U-LONG', { auth_name: 'n', a_rather_long_unknown_field_name: '1' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ response_code: '90100', response_message: 'unknown field a_rather_long_unkn' });
+  });
+
+  it('still takes the signature fields, a nonce, and the path id repeated with its own value', async () => {
+    expect((await h.a.createAuth('U-ID', { auth_name: 'n', auth_id: 'U-ID', nonce: 'n-1' })).status).toBe(201);
+    expect((await h.a.request('GET', '/account/v1.0.1/auths/U-ID', { nonce: 'n-2', auth_id: 'U-ID' }, { auth_id: 'U-ID' })).status).toBe(200);
+  });
+});
+
 describe('create_time / update_time in the service TZ', () => {
   let h: AccountHarness;
 

@@ -261,10 +261,12 @@ describe('users (interfaces 200-203)', () => {
       expect(seen(await h.a.login('new-pwd', NEW_USER.user_pwd)).body).toMatchObject({ response_code: '20441' });
     });
 
-    it('ignores is_domain_user, which cannot be modified', async () => {
+    it('refuses is_domain_user, which cannot be modified (CONTRACT §13), and changes nothing', async () => {
       await seedUser(h.a, 'stay-ordinary');
-      expect(seen(await h.a.modifyUser('stay-ordinary', { is_domain_user: '1' })).status).toBe(201);
-      expect(seen(await h.a.getUser('stay-ordinary')).body).toMatchObject({ is_domain_user: '0' });
+      const res = seen(await h.a.modifyUser('stay-ordinary', { is_domain_user: '1', user_name: 'Changed' }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(invalid('unknown field is_domain_user'));
+      expect(seen(await h.a.getUser('stay-ordinary')).body).toMatchObject({ is_domain_user: '0', user_name: 'Alice' });
     });
 
     it('clears the password of a domain account, refuses to for an ordinary one', async () => {

@@ -11,6 +11,14 @@ describe('isUnavailableError', () => {
     expect(isUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
+  it.each(['53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '08P01'])('takes SQLSTATE %s for a database refusing service', (code) => {
+    expect(isUnavailableError(Object.assign(new Error('refused'), { code }))).toBe(true);
+  });
+
+  it('takes the pool giving up on a connection for an outage', () => {
+    expect(isUnavailableError(new Error('timeout exceeded when trying to connect'))).toBe(true);
+  });
+
   it('recognises an error created in another realm', () => {
     const foreign = runInNewContext(`Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })`) as unknown;
     expect(foreign instanceof Error).toBe(false);
@@ -19,6 +27,8 @@ describe('isUnavailableError', () => {
 
   it('does not take other failures for an outage', () => {
     expect(isUnavailableError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isUnavailableError(Object.assign(new Error('division by zero'), { code: '22012' }))).toBe(false);
+    expect(isUnavailableError(Object.assign(new Error('canceled'), { code: '57014' }))).toBe(false);
     expect(isUnavailableError('ECONNREFUSED')).toBe(false);
     expect(isUnavailableError(null)).toBe(false);
   });

@@ -12,13 +12,19 @@ interface Rendered {
 }
 
 /** Errors of drivers that mean "a dependency is down", answered 503 rather than 500. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08006', '08001']);
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '53300']);
+/**
+ * PostgreSQL SQLSTATEs of a server that is down or refuses connections (CONTRACT §13): class 08
+ * (connection exception), 57P01-57P05 (shut down, crashed, starting, dropped, idle timeout) and,
+ * above, 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-5])$/;
 
 export function isUnavailableError(err: unknown): boolean {
   // Not `instanceof Error`: errors of Node's own modules come from another realm under jest's VM.
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
   const msg = String((err as { message?: unknown }).message ?? '');
   if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed/i.test(msg)) return true;
   const cause = (err as { cause?: unknown }).cause ?? (err as { driverError?: unknown }).driverError;

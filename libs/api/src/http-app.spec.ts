@@ -74,7 +74,7 @@ describe('HTTP defaults with the account envelope', () => {
   const http = () => request(app.getHttpServer());
 
   it('parses urlencoded and multipart fields through one DTO path', async () => {
-    const a = await http().post('/things').type('form').send({ name: 'abc', state: '1', extra: 'dropped' });
+    const a = await http().post('/things').type('form').send({ name: 'abc', state: '1', timestamp: '1' });
     expect(a.status).toBe(201);
     expect(a.body).toEqual({ got: { name: 'abc', state: '1' } });
     const b = await http().post('/things').field('name', 'abc').field('state', '0');
@@ -82,6 +82,12 @@ describe('HTTP defaults with the account envelope', () => {
     expect(b.body).toEqual({ got: { name: 'abc', state: '0' } });
     const c = await http().get('/things').query({ name: 'q' });
     expect(c.body).toEqual({ got: { name: 'q' } });
+  });
+
+  it('refuses an unknown field, naming it (90100)', async () => {
+    const res = await http().post('/things').type('form').send({ name: 'abc', extra: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ response_code: '90100', response_message: 'unknown field extra' });
   });
 
   it('names the field of a validation error (90100)', async () => {

@@ -1,5 +1,57 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { InvalidParameterException } from './api-exception';
+
+/**
+ * Fields every signed request may carry besides its DTO's: the signature's own, and the path
+ * ids, which a body or query may repeat (the signature guard refuses a different value).
+ */
+export const ENVELOPE_FIELDS: ReadonlySet<string> = new Set([
+  'app_token',
+  'signature',
+  'timestamp',
+  'nonce',
+  'auth_id',
+  'group_id',
+  'user_login_id',
+]);
+
+/** A query that takes no field of its own (reads by path id): any other field is unknown. */
+export class NoFieldsQuery {}
+
+const declaredCache = new WeakMap<object, ReadonlySet<string>>();
+
+/** The properties a DTO class declares through class-validator decorators. */
+function declaredFields(metatype: new () => unknown): ReadonlySet<string> {
+  let fields = declaredCache.get(metatype);
+  if (!fields) {
+    const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+    fields = new Set(metadatas.map((m) => m.propertyName));
+    declaredCache.set(metatype, fields);
+  }
+  return fields;
+}
+
+/**
+ * CONTRACT §13: an unknown field is refused, naming it ("unknown field X"), instead of being
+ * stripped; then class-validator checks the declared ones.
+ */
+class RefusingValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype, type } = metadata;
+    if ((type === 'body' || type === 'query') && typeof metatype === 'function' && value !== null && typeof value === 'object') {
+      const declared = declaredFields(metatype as new () => unknown);
+      const own: Record<string, unknown> = {};
+      for (const name of Object.keys(value)) {
+        if (declared.has(name)) own[name] = (value as Record<string, unknown>)[name];
+        else if (!ENVELOPE_FIELDS.has(name)) throw new InvalidParameterException(name, 'unknown field');
+      }
+      if (declared.size === 0) return own;
+      return super.transform(own, metadata);
+    }
+    return super.transform(value, metadata);
+  }
+}
 
 /** What a failed constraint says about the field, in the words of the message. */
 function reasonOf(error: ValidationError): string {
@@ -21,11 +73,11 @@ function firstLeaf(errors: ValidationError[], prefix = ''): { field: string; rea
 }
 
 /**
- * The global pipe: strips unknown fields, transforms to DTO classes, and turns the first
- * class-validator error into 90100 (account) / 099 (location) naming the field.
+ * The global pipe: refuses unknown fields, transforms to DTO classes, and turns the first
+ * class-validator error into 90100 naming the field.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RefusingValidationPipe({
     whitelist: true,
     transform: true,
     stopAtFirstError: true,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
+import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -37,7 +37,7 @@ export class AuthGroupsController {
 
   @Get(':group_id')
   @ApiInterface(AccountInterface.GET_GROUP)
-  async get(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string) {
+  async get(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.groups.get(app.appToken, group_id)) });
   }
 }

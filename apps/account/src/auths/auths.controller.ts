@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
-import { AccountInterface, ApiInterface, accountOk, writeJsonList } from '@geoaccount/api';
+import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery, writeJsonList } from '@geoaccount/api';
 import type { Response } from 'express';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
@@ -40,7 +40,7 @@ export class AuthsController {
 
   @Get(':auth_id')
   @ApiInterface(AccountInterface.GET_AUTH)
-  async get(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string) {
+  async get(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.auths.get(app.appToken, auth_id)) });
   }
 }

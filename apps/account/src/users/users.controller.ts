@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
+import { AccountCodes, AccountInterface, accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -40,7 +40,7 @@ export class UsersController {
 
   @Get(':user_login_id')
   @ApiInterface(AccountInterface.GET_USER)
-  async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string) {
+  async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.users.get(app.appToken, user_login_id)) });
   }
 }

@@ -22,4 +22,8 @@ export class GroupFieldsDto {
 export class CreateGroupDto extends GroupFieldsDto {
   @RequiredText(32)
   group_name!: string;
+
+  /** The spec's create example sends it, its table does not list it: accepted, not stored. */
+  @OptionalText(16)
+  org_id?: string;
 }

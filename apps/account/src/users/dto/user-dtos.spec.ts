@@ -21,10 +21,16 @@ async function message(value: Record<string, string>, metatype: ArgumentMetadata
 const minimal = { user_name: 'Alice', user_type: 'C', user_pwd: 'pw' };
 
 describe('RegisterUserDto', () => {
-  it('accepts the minimal registration and strips unknown fields', async () => {
-    const dto = (await pipe.transform({ ...minimal, timestamp: '1', user_id: 'forged' }, as(RegisterUserDto))) as RegisterUserDto;
+  it('accepts the minimal registration and leaves the signature fields out of the DTO', async () => {
+    const signed = { ...minimal, app_token: 'app-1', signature: 'ab', timestamp: '1', nonce: 'n', user_login_id: 'alice' };
+    const dto = (await pipe.transform(signed, as(RegisterUserDto))) as RegisterUserDto;
     expect(dto).toEqual(minimal);
     expect(dto).toBeInstanceOf(RegisterUserDto);
+  });
+
+  it('refuses an unknown field, naming it (CONTRACT §13)', async () => {
+    expect(await message({ ...minimal, user_id: 'forged' }, RegisterUserDto)).toBe('unknown field user_id');
+    expect(await message({ ...minimal, a_very_long_unknown_field_name_x: '1' }, RegisterUserDto)).toBe('unknown field a_very_long_unknow');
   });
 
   it.each([
@@ -95,8 +101,8 @@ describe('ModifyUserDto', () => {
     expect(await message({ org_id: '', cert_type: '', user_extends: '', user_pwd: '' }, ModifyUserDto)).toBeUndefined();
   });
 
-  it('drops is_domain_user, which cannot be modified', async () => {
-    expect(await pipe.transform({ is_domain_user: '1', user_name: 'B' }, as(ModifyUserDto))).toEqual({ user_name: 'B' });
+  it('refuses is_domain_user, which cannot be modified', async () => {
+    expect(await message({ is_domain_user: '1', user_name: 'B' }, ModifyUserDto)).toBe('unknown field is_domain_user');
   });
 
   it.each([
