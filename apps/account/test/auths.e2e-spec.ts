@@ -353,7 +353,7 @@ describe('auths (interfaces 100-103)', () => {
     it('lists every auth of the app in creation order, with the additional fields', async () => {
       const res = await l.a.listAuths();
       expect(res.status).toBe(200);
-      const body = res.body as { count: string; list: Record<string, unknown>[] };
+      const body = res.body;
       expect(body.count).toBe('4');
       expect(ids(body)).toEqual(['L-ROOT', 'L-CHILD1', 'L-CHILD2', 'L-LONE']);
       const row = async (id: string) => {

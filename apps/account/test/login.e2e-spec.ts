@@ -165,7 +165,7 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
   it('takes user_pwd_encrypt up to 256 characters', async () => {
     const long = 'Ä'.repeat(64); // 128 UTF-8 bytes: 12 + 128 + 16 bytes of GCM → 208 Base64 characters
     await seedUser(h.a, 'long-pwd', { user_pwd: long });
-    const encrypted = h.a.encryptPassword(long);
+    const encrypted = await h.a.encryptPassword(long);
     expect(encrypted.length).toBeLessThanOrEqual(256);
     expect((await h.a.loginEncrypted('long-pwd', encrypted)).status).toBe(200);
     const padded = `${encrypted}${'='.repeat(256 - encrypted.length)}`;

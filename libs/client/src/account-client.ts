@@ -1,15 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { type AesMode, deriveAesKey, encryptPassword, hmacKey, signAccount } from '@geoaccount/signing';
-import { type ClientResponse, send } from './http';
+import { type AesMode, accountPlaintext } from '@geoaccount/signing/portable';
+import { type ApiResponse, type TransportOptions, send, withRetries } from './http';
+import type { AccountAnswers } from './types';
+import { type WebCryptoKey, deriveAesKey, encryptPassword, hmacSha256Hex, importHmacKey, randomBytes, toHex } from './web-crypto';
 
-export interface AccountClientOptions {
+export interface AccountClientOptions extends TransportOptions {
+  /** Where the account service listens, e.g. `http://127.0.0.1:3001`. */
   baseUrl: string;
   appToken: string;
   secret: string;
   /** Needed for `login`: the app's shared AES key string and mode. */
   aesKey?: string;
   aesMode?: AesMode;
-  /** Send a random `nonce` with every request. */
+  /** Send a random `nonce` with every request (required when the service sets `SIGNATURE_REQUIRE_NONCE`). */
   nonce?: boolean;
 }
 
@@ -34,39 +36,55 @@ export type Fields = Record<string, string | undefined>;
 /** Path ids, signed under these field names (CONTRACT §2). */
 export type PathIdField = 'auth_id' | 'group_id' | 'user_login_id';
 
-/** A typed client for the account service that signs every request (CONTRACT §2). */
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/**
+ * A client of the account service: signs every request (CONTRACT §2), encrypts login passwords
+ * (§4), retries idempotent GETs. Each call answers an `ApiResponse`; `.ok()` gives the typed body
+ * of a success or throws an `ApiError`.
+ */
 export class AccountClient {
-  private readonly key;
+  private readonly key: Promise<WebCryptoKey>;
+  private aesKey?: Promise<Uint8Array>;
 
   constructor(readonly options: AccountClientOptions) {
-    this.key = hmacKey(options.secret);
+    this.key = importHmacKey(options.secret);
   }
 
   /** Sends one signed request. `pathIds` are the path's ids by field name (signed, not sent as fields). */
-  async request<T = Record<string, unknown>>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  request<T = Record<string, unknown>>(
+    method: Method,
     path: string,
     fields: Fields = {},
     pathIds: Partial<Record<PathIdField, string>> = {},
     tweaks: RequestTweaks = {},
-  ): Promise<ClientResponse<T>> {
+  ): Promise<ApiResponse<T>> {
+    return withRetries(method, this.options, () => this.attempt<T>(method, path, fields, pathIds, tweaks));
+  }
+
+  private async attempt<T>(method: Method, path: string, fields: Fields, pathIds: Partial<Record<PathIdField, string>>, tweaks: RequestTweaks): Promise<ApiResponse<T>> {
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) params[k] = v;
     const timestamp = tweaks.timestamp === undefined ? Math.floor(Date.now() / 1000) : tweaks.timestamp;
     if (timestamp !== null) params.timestamp = String(timestamp);
-    const nonce = tweaks.nonce ?? (this.options.nonce ? randomBytes(12).toString('hex') : undefined);
+    const nonce = tweaks.nonce ?? (this.options.nonce ? toHex(randomBytes(12)) : undefined);
     if (nonce !== undefined) params.nonce = nonce;
 
     const signed: Record<string, string> = { ...params };
     for (const [k, v] of Object.entries(pathIds)) if (v !== undefined) signed[k] = v;
-    const signature = tweaks.signature === undefined ? signAccount(this.key, method, this.options.appToken, signed) : tweaks.signature;
+    const signature = tweaks.signature === undefined ? await this.sign(method, signed) : tweaks.signature;
     const appToken = tweaks.appToken === undefined ? this.options.appToken : tweaks.appToken;
 
     const sent: Record<string, string> = { ...params, ...tweaks.unsigned };
     if (appToken !== null) sent.app_token = appToken;
     if (signature !== null) sent.signature = signature;
     const url = this.options.baseUrl.replace(/\/$/, '') + path;
-    return send<T>(method, url, sent, { multipart: tweaks.multipart, headers: tweaks.headers });
+    return send<T>(method, url, sent, { multipart: tweaks.multipart, headers: tweaks.headers, envelope: 'account', fetch: this.options.fetch });
+  }
+
+  /** The CONTRACT §2 signature of `params` (path ids included) for this app. */
+  async sign(method: string, params: Readonly<Record<string, string>>): Promise<string> {
+    return hmacSha256Hex(await this.key, accountPlaintext(method, this.options.appToken, params));
   }
 
   private path(...segments: string[]): string {
@@ -74,54 +92,54 @@ export class AccountClient {
   }
 
   createAuth(authId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request('POST', this.path('auths', authId), fields, { auth_id: authId }, tweaks);
+    return this.request<AccountAnswers['createAuth']>('POST', this.path('auths', authId), fields, { auth_id: authId }, tweaks);
   }
   modifyAuth(authId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request('PUT', this.path('auths', authId), fields, { auth_id: authId }, tweaks);
+    return this.request<AccountAnswers['modifyAuth']>('PUT', this.path('auths', authId), fields, { auth_id: authId }, tweaks);
   }
   listAuths(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('auths'), query, {}, tweaks);
+    return this.request<AccountAnswers['listAuths']>('GET', this.path('auths'), query, {}, tweaks);
   }
   getAuth(authId: string, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('auths', authId), {}, { auth_id: authId }, tweaks);
+    return this.request<AccountAnswers['getAuth']>('GET', this.path('auths', authId), {}, { auth_id: authId }, tweaks);
   }
   createGroup(groupId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request('POST', this.path('authgroups', groupId), fields, { group_id: groupId }, tweaks);
+    return this.request<AccountAnswers['createGroup']>('POST', this.path('authgroups', groupId), fields, { group_id: groupId }, tweaks);
   }
   modifyGroup(groupId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request('PUT', this.path('authgroups', groupId), fields, { group_id: groupId }, tweaks);
+    return this.request<AccountAnswers['modifyGroup']>('PUT', this.path('authgroups', groupId), fields, { group_id: groupId }, tweaks);
   }
   listGroups(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('authgroups'), query, {}, tweaks);
+    return this.request<AccountAnswers['listGroups']>('GET', this.path('authgroups'), query, {}, tweaks);
   }
   getGroup(groupId: string, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('authgroups', groupId), {}, { group_id: groupId }, tweaks);
+    return this.request<AccountAnswers['getGroup']>('GET', this.path('authgroups', groupId), {}, { group_id: groupId }, tweaks);
   }
   registerUser(loginId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request('POST', this.path('users', loginId), fields, { user_login_id: loginId }, tweaks);
+    return this.request<AccountAnswers['registerUser']>('POST', this.path('users', loginId), fields, { user_login_id: loginId }, tweaks);
   }
   modifyUser(loginId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request('PUT', this.path('users', loginId), fields, { user_login_id: loginId }, tweaks);
+    return this.request<AccountAnswers['modifyUser']>('PUT', this.path('users', loginId), fields, { user_login_id: loginId }, tweaks);
   }
   listUsers(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('users'), query, {}, tweaks);
+    return this.request<AccountAnswers['listUsers']>('GET', this.path('users'), query, {}, tweaks);
   }
   getUser(loginId: string, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('users', loginId), {}, { user_login_id: loginId }, tweaks);
+    return this.request<AccountAnswers['getUser']>('GET', this.path('users', loginId), {}, { user_login_id: loginId }, tweaks);
   }
   userAuths(loginId: string, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('users', loginId, 'auths'), {}, { user_login_id: loginId }, tweaks);
+    return this.request<AccountAnswers['userAuths']>('GET', this.path('users', loginId, 'auths'), {}, { user_login_id: loginId }, tweaks);
   }
   userHasAuth(loginId: string, authId: string, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('users', loginId, 'auths', authId), {}, { user_login_id: loginId, auth_id: authId }, tweaks);
+    return this.request<AccountAnswers['userHasAuth']>('GET', this.path('users', loginId, 'auths', authId), {}, { user_login_id: loginId, auth_id: authId }, tweaks);
   }
 
   /** Logs in with a clear-text password, encrypted here with the app's AES key (CONTRACT §4). */
-  login(loginId: string, password: string, fields: Fields = {}, tweaks?: RequestTweaks) {
-    return this.loginEncrypted(loginId, this.encryptPassword(password), fields, tweaks);
+  async login(loginId: string, password: string, fields: Fields = {}, tweaks?: RequestTweaks) {
+    return this.loginEncrypted(loginId, await this.encryptPassword(password), fields, tweaks);
   }
   loginEncrypted(loginId: string, userPwdEncrypt: string, fields: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request(
+    return this.request<AccountAnswers['login']>(
       'POST',
       this.path('users', 'login', loginId),
       { ...fields, user_pwd_encrypt: userPwdEncrypt },
@@ -130,9 +148,11 @@ export class AccountClient {
     );
   }
 
-  encryptPassword(password: string): string {
+  /** `user_pwd_encrypt` of a password under the app's AES key and mode (gcm by default). */
+  async encryptPassword(password: string): Promise<string> {
     const { aesKey, aesMode = 'gcm' } = this.options;
     if (aesKey === undefined) throw new Error('AccountClient: aesKey is needed to encrypt a password');
-    return encryptPassword(password, deriveAesKey(aesKey), aesMode);
+    this.aesKey ??= deriveAesKey(aesKey);
+    return encryptPassword(password, await this.aesKey, aesMode);
   }
 }

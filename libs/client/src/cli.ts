@@ -10,7 +10,7 @@
  * Environment: ACCOUNT_URL, LOCATION_URL, APP_TOKEN, APP_SECRET, APP_AES_KEY, APP_AES_MODE
  * (defaults: the local services and the demo app).
  */
-import { DEMO_APP, type AesMode } from '@geoaccount/signing';
+import { type AesMode, DEMO_APP } from '@geoaccount/signing/portable';
 import { AccountClient, type Fields } from './account-client';
 import type { ClientResponse } from './http';
 import { LbsClient } from './lbs-client';

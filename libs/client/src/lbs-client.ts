@@ -1,8 +1,10 @@
-import { type KeyObject } from 'node:crypto';
-import { LBS_BUSINESS_PARAMS, hmacKey, lbsSignedNames, signLbs } from '@geoaccount/signing';
-import { type ClientResponse, send } from './http';
+import { LBS_BUSINESS_PARAMS, lbsPlaintext, lbsSignedNames } from '@geoaccount/signing/portable';
+import { type ApiResponse, type TransportOptions, send, withRetries } from './http';
+import type { LbsAnswers, LbsEnvelope } from './types';
+import { type WebCryptoKey, hmacSha256Hex, importHmacKey } from './web-crypto';
 
-export interface LbsClientOptions {
+export interface LbsClientOptions extends TransportOptions {
+  /** Where the location service listens, e.g. `http://127.0.0.1:3002`. */
   baseUrl: string;
   /** The app token, sent as `userToken`. */
   userToken: string;
@@ -15,20 +17,8 @@ export type BusinessParams = {
   merId?: string;
 };
 
-export interface LbsResult {
-  code: string;
-  resultDesc?: string;
-  lbsStat: string;
-  longitude?: string;
-  latitude?: string;
-  provinceName?: string;
-  provinceCode?: string;
-  areaName?: string;
-  areaCode?: string;
-  standardCode?: string;
-  country?: string;
-  address?: string;
-}
+/** Any location answer: the envelope, and the fields of whichever operation answered. */
+export type LbsResult = LbsEnvelope & Partial<LbsAnswers['lbsQuery'] & LbsAnswers['addressQuery']>;
 
 export const LBS_OPERATIONS = {
   lbsQuery: ['longitude', 'latitude'],
@@ -37,29 +27,39 @@ export const LBS_OPERATIONS = {
 } as const;
 export type LbsOperationName = keyof typeof LBS_OPERATIONS;
 
-/** A typed client for the location service that signs every request (CONTRACT §3). */
+/**
+ * A client of the location service: signs every request (CONTRACT §3) and retries (they are all
+ * GETs). Each call answers an `ApiResponse`; `.ok()` gives the typed body or throws an `ApiError`.
+ */
 export class LbsClient {
-  private readonly key: KeyObject;
+  private readonly key: Promise<WebCryptoKey>;
 
   constructor(readonly options: LbsClientOptions) {
-    this.key = hmacKey(options.secret);
+    this.key = importHmacKey(options.secret);
   }
 
   /** Calls an operation; `params` are bare names (the `param.` prefix is added). */
-  call(
-    operation: LbsOperationName,
+  call<Op extends LbsOperationName>(
+    operation: Op,
     params: Record<string, string | undefined>,
     tweaks: { signature?: string | null; userToken?: string | null; extra?: Record<string, string> } = {},
-  ): Promise<ClientResponse<LbsResult>> {
-    const names = lbsSignedNames(LBS_OPERATIONS[operation]);
-    const query: Record<string, string> = {};
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) query[`param.${k}`] = v;
-    const signature = tweaks.signature === undefined ? signLbs(this.key, operation, names, params) : tweaks.signature;
-    const userToken = tweaks.userToken === undefined ? this.options.userToken : tweaks.userToken;
-    if (userToken !== null) query.userToken = userToken;
-    if (signature !== null) query.signature = signature;
-    Object.assign(query, tweaks.extra);
-    return send<LbsResult>('GET', `${this.options.baseUrl.replace(/\/$/, '')}/lbsapi/api/${operation}`, query);
+  ): Promise<ApiResponse<LbsAnswers[Op]>> {
+    return withRetries('GET', this.options, async () => {
+      const query: Record<string, string> = {};
+      for (const [k, v] of Object.entries(params)) if (v !== undefined) query[`param.${k}`] = v;
+      const signature = tweaks.signature === undefined ? await this.sign(operation, params) : tweaks.signature;
+      const userToken = tweaks.userToken === undefined ? this.options.userToken : tweaks.userToken;
+      if (userToken !== null) query.userToken = userToken;
+      if (signature !== null) query.signature = signature;
+      Object.assign(query, tweaks.extra);
+      const url = `${this.options.baseUrl.replace(/\/$/, '')}/lbsapi/api/${operation}`;
+      return send<LbsAnswers[Op]>('GET', url, query, { envelope: 'location', fetch: this.options.fetch });
+    });
+  }
+
+  /** The CONTRACT §3 signature of an operation's parameters (bare names). */
+  async sign(operation: LbsOperationName, params: Readonly<Record<string, string | undefined>>): Promise<string> {
+    return hmacSha256Hex(await this.key, lbsPlaintext(operation, lbsSignedNames(LBS_OPERATIONS[operation]), params));
   }
 
   lbsQuery(p: { longitude: string; latitude: string } & BusinessParams) {

@@ -1,4 +1,5 @@
-import { accountPlaintext, rfc3986, signAccount, verifyAccount } from './account-signature';
+import { signAccount, verifyAccount } from './account-signature';
+import { accountPlaintext, rfc3986 } from './portable';
 import { hmacKey } from './hmac';
 
 // CONTRACT §2 test vector.

@@ -1,4 +1,5 @@
-import { type AppCredential, AppRegistry, CredentialsError, DEMO_APP, loadAppCredentials } from './credentials';
+import { type AppCredential, AppRegistry, CredentialsError, loadAppCredentials } from './credentials';
+import { DEMO_APP } from './portable';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { hmacKey } from './hmac';
-import { type AesMode, aesKeyObject } from './login-crypto';
+import { aesKeyObject } from './login-crypto';
+import { type AesMode, DEMO_APP } from './portable';
 
 /** One calling application, as configured in `APP_CREDENTIALS` (CONTRACT §1). */
 export interface AppCredential {
@@ -18,14 +19,6 @@ export interface RegisteredApp {
   readonly aesKey: KeyObject;
   readonly aesMode: AesMode;
 }
-
-/** The demo app used when no credentials are configured outside production. */
-export const DEMO_APP: Readonly<Required<AppCredential>> = Object.freeze({
-  appToken: 'app-7f3a9c2e41d08b56',
-  secret: 'demo-secret-0123456789abcdef',
-  aesKey: 'demo-aes-key',
-  aesMode: 'gcm',
-});
 
 export const APP_TOKEN_PATTERN = /^app-[0-9a-fA-F]{1,36}$/;
 

@@ -1,3 +1,4 @@
+export * from './portable';
 export * from './hmac';
 export * from './account-signature';
 export * from './lbs-signature';

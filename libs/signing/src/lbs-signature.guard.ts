@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiException, InvalidParameterException, LbsCodes } from '@geoaccount/api';
 import { APP_REGISTRY, type AppRegistry } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
-import { lbsSignedNames, verifyLbs } from './lbs-signature';
+import { verifyLbs } from './lbs-signature';
+import { lbsSignedNames } from './portable';
 
 interface LbsOperationMeta {
   name: string;

@@ -1,6 +1,5 @@
 import { type KeyObject, createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto';
-
-export type AesMode = 'gcm' | 'ecb';
+import type { AesMode } from './portable';
 
 /**
  * CONTRACT §4 key: the first 16 bytes of SHA1(SHA1(UTF-8 aesKey)) — what Java's

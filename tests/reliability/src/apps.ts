@@ -43,6 +43,7 @@ export function appCredentialsEnv(apps: AppCredential[] = APPS): string {
 
 export function accountClient(baseUrl: string, app: AppCredential = APP_A, options: { nonce?: boolean } = {}): AccountClient {
   return new AccountClient({
+    retries: 0,
     baseUrl,
     appToken: app.appToken,
     secret: app.secret,
@@ -53,7 +54,7 @@ export function accountClient(baseUrl: string, app: AppCredential = APP_A, optio
 }
 
 export function lbsClient(baseUrl: string, app: AppCredential = APP_A): LbsClient {
-  return new LbsClient({ baseUrl, userToken: app.appToken, secret: app.secret });
+  return new LbsClient({ retries: 0, baseUrl, userToken: app.appToken, secret: app.secret });
 }
 
 /** Every secret the suite hands to a service, by name (for the log scan). */

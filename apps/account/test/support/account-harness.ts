@@ -73,7 +73,7 @@ export async function listenAccountApp(databaseUrl: string, options: HarnessOpti
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const client = (cred: AppCredential, opts: { nonce?: boolean } = {}) =>
-    new AccountClient({ baseUrl, appToken: cred.appToken, secret: cred.secret, aesKey: cred.aesKey, aesMode: cred.aesMode, nonce: opts.nonce });
+    new AccountClient({ retries: 0, baseUrl, appToken: cred.appToken, secret: cred.secret, aesKey: cred.aesKey, aesMode: cred.aesMode, nonce: opts.nonce });
   return { app, config, baseUrl, client };
 }
 

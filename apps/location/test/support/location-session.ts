@@ -93,6 +93,6 @@ export async function startLocation(env: Record<string, string | undefined>): Pr
   const app = await createLocationApp(config, new AppRegistry([DEMO_APP]), { logStream: logs });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const client = new LbsClient({ baseUrl: url, userToken: DEMO_APP.appToken, secret: DEMO_APP.secret });
+  const client = new LbsClient({ retries: 0, baseUrl: url, userToken: DEMO_APP.appToken, secret: DEMO_APP.secret });
   return { app, url, client, logs, close: () => app.close() };
 }

@@ -1,0 +1,54 @@
+/**
+ * The plaintexts of both signature schemes (CONTRACT §2, §3), as pure string functions with no
+ * Node API: the services verify with them and the client SDK (Node and browsers) signs with them.
+ */
+
+/** RFC 3986 percent-encoding: every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`. */
+export function rfc3986(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** Parameters that never take part in an account signature. */
+export const UNSIGNED_PARAMS: ReadonlySet<string> = new Set(['app_token', 'signature']);
+
+/**
+ * CONTRACT §2 plaintext: `UPPER(method) + app_token + join("&", name=value sorted by name)`,
+ * names and values percent-encoded, sorted byte-wise by the encoded name.
+ * `params` must already contain the path id under its field name and exclude `app_token`/`signature`.
+ */
+export function accountPlaintext(method: string, appToken: string, params: Readonly<Record<string, string>>): string {
+  const pairs: string[] = [];
+  for (const name of Object.keys(params)) {
+    if (UNSIGNED_PARAMS.has(name)) continue;
+    pairs.push(`${rfc3986(name)}=${rfc3986(params[name] ?? '')}`);
+  }
+  // Encoded names are ASCII, so a plain code-unit comparison is the byte-wise order.
+  pairs.sort((a, b) => {
+    const na = a.slice(0, a.indexOf('='));
+    const nb = b.slice(0, b.indexOf('='));
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+  return method.toUpperCase() + appToken + pairs.join('&');
+}
+
+/** The optional business parameters every location operation takes (and signs). */
+export const LBS_BUSINESS_PARAMS = ['productId', 'busdepId', 'merId'] as const;
+
+/** Names of an operation's signed parameters: its own plus the business ones, ASCII order. */
+export function lbsSignedNames(ownParams: readonly string[]): string[] {
+  return [...new Set([...ownParams, ...LBS_BUSINESS_PARAMS])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * CONTRACT §3 plaintext: `operation:` then the values of the operation's parameters in
+ * alphabetical order of name, colon-separated, absent ones empty.
+ * `values` is keyed by the bare name (without the `param.` prefix).
+ */
+export function lbsPlaintext(operation: string, signedNames: readonly string[], values: Readonly<Record<string, string | undefined>>): string {
+  let text = `${operation}:`;
+  for (let i = 0; i < signedNames.length; i++) {
+    if (i > 0) text += ':';
+    text += values[signedNames[i] as string] ?? '';
+  }
+  return text;
+}
