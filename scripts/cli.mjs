@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'libs/client/dist/cli.js');
+const cli = join(root, 'libs/client/dist/cli.cjs');
 if (!existsSync(cli)) {
   const build = spawnSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run', '@geoaccount/client:build', '--output-style=static'], {
     cwd: root,

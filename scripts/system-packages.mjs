@@ -25,6 +25,7 @@ export const SYSTEM_PACKAGES = {
     { binary: 'ldapadd', pkg: 'ldap-utils' },
   ],
   tls: [{ binary: 'openssl', pkg: 'openssl' }],
+  browser: [{ binary: 'chromium', pkg: 'chromium' }],
   kubernetes: [{ binary: 'kubectl', script: 'tools/deploy-check/install-kubectl.sh' }],
 };
 

@@ -89,7 +89,8 @@ export async function withRetries<T>(method: string, options: TransportOptions, 
       const res = await attempt();
       if (n >= retries || !RETRIED_STATUS.has(res.status)) return res;
     } catch (err) {
-      if (n >= retries || !(err instanceof TypeError)) throw err; // fetch's network failures are TypeErrors
+      // fetch's network failures are TypeErrors (by name: they may come from another realm)
+      if (n >= retries || (err as { name?: unknown } | null)?.name !== 'TypeError') throw err;
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay *= 2;
