@@ -5,6 +5,7 @@ import { applyOperations } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import type { AccountConfig } from './config/account.config';
+import { defaultConsoleDir, serveConsole } from './console/console-files';
 
 /** Builds the account application with its real wiring (used by main and by the e2e suites). */
 export async function createAccountApp(config: AccountConfig, registry: AppRegistry): Promise<INestApplication> {
@@ -24,6 +25,7 @@ export async function createAccountApp(config: AccountConfig, registry: AppRegis
       formBodies: true,
     },
   });
+  serveConsole(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir(), locationUrl: config.CONSOLE_LOCATION_URL });
   return app;
 }
 

@@ -4,7 +4,7 @@ import { lbsEnvelope, applyHttpDefaults } from '@geoaccount/api';
 import { applyOperations } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule, type LocationAppOptions } from './app.module';
-import type { LocationConfig } from './config/location.config';
+import { type LocationConfig, corsOrigins } from './config/location.config';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
 export async function createLocationApp(
@@ -21,6 +21,9 @@ export async function createLocationApp(
   // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
   // The operations check their parameters with ParamsPipe (lbs/dto): no DTO class to validate.
   applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false, validationPipe: false });
+  // The web console calls from the account service's origin (CONTRACT §12): those origins only.
+  const origins = corsOrigins(config);
+  if (origins.length > 0) app.enableCors({ origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
   applyOperations(app, {
     openApi: {

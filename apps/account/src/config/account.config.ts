@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, IsUrl, Matches, Max, Min } from 'class-validator';
 import { loadConfig } from '@geoaccount/api';
 import { OperationsConfig } from '@geoaccount/observability';
 
@@ -63,6 +63,15 @@ export class AccountConfig extends OperationsConfig {
   /** Largest accepted request body, e.g. `64kb`. */
   @Matches(/^\d+\s*(b|kb|mb)?$/i, { message: 'expected a size such as 64kb' })
   BODY_LIMIT = '64kb';
+
+  /** The built web console served at `/console/`; unset: `apps/console/dist` of this checkout or image. */
+  @IsOptional()
+  @IsString()
+  CONSOLE_DIR?: string = undefined;
+
+  /** The location service's URL as the console's browser reaches it (CONTRACT §12). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'expected an http(s) URL' })
+  CONSOLE_LOCATION_URL = 'http://127.0.0.1:3002';
 
   /** Time zone of `create_time` / `update_time` in answers (IANA name). */
   @IsTimeZone({ message: 'expected an IANA time zone such as UTC or Asia/Shanghai' })

@@ -9,6 +9,12 @@ const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http
  * The location service's environment (CONTRACT §1), validated at start; the operations
  * settings (rate limit, shutdown) come from `OperationsConfig`.
  */
+/** The origins allowed to call from a browser (`CORS_ORIGINS`, or its default). */
+export function corsOrigins(config: Pick<LocationConfig, 'CORS_ORIGINS'>, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (config.CORS_ORIGINS !== undefined) return config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  return env.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:3001', 'http://localhost:3001'];
+}
+
 export class LocationConfig extends OperationsConfig {
   @Type(() => Number)
   @IsInt()
@@ -21,6 +27,15 @@ export class LocationConfig extends OperationsConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   override LOG_LEVEL = 'info';
+
+  /**
+   * Origins whose pages may call the service from a browser (the web console), comma-separated;
+   * never `*`. Unset: the local console (`http://127.0.0.1:3001`, `http://localhost:3001`),
+   * except with `NODE_ENV=production`, where no origin is allowed unless listed.
+   */
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/[^\s,*/]+\s*(,\s*https?:\/\/[^\s,*/]+\s*)*$/, { message: 'expected comma-separated origins such as https://console.example.com (never *)' })
+  CORS_ORIGINS?: string = undefined;
 
   // --- cache ---------------------------------------------------------------------------
 

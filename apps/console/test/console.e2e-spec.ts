@@ -1,0 +1,220 @@
+/**
+ * The console in headless Chromium against the compiled services, driven by the accessible names
+ * of CONTRACT §12: connect, permissions tree, a group, a user with effective permissions, test
+ * logins (gcm and ecb apps), a refused form, the map (computed, then cached), 401 → Connect; axe
+ * finds no serious or critical violation on any page. Screenshots go to .test-results/console
+ * (and to docs/console/ with UPDATE_SCREENSHOTS=1).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { ECB_APP, GCM_APP, ROOT, type Service, freePort, freshDatabase, startService } from './services';
+
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/console') : join(ROOT, '.test-results/console');
+
+describe('web console', () => {
+  let account: Service;
+  let location: Service;
+  let drop: () => Promise<void>;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const db = await freshDatabase('console_e2e');
+    drop = db.drop;
+    const [accountPort, locationPort] = [await freePort(), await freePort()];
+    [account, location] = await Promise.all([
+      startService('account', accountPort, { DATABASE_URL: db.url, CONSOLE_LOCATION_URL: `http://127.0.0.1:${locationPort}` }),
+      startService('location', locationPort, { CORS_ORIGINS: `http://127.0.0.1:${accountPort}` }),
+    ]);
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (err) => {
+      throw err;
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const s of [account, location]) s?.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    await drop?.();
+  });
+
+  async function expectAccessible(name: string): Promise<void> {
+    // The map's thousands of county paths are one image to assistive technology (role img + label).
+    const result = await new AxeBuilder({ page }).exclude('svg.map').analyze();
+    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
+
+  async function connect(app: typeof GCM_APP | typeof ECB_APP, secret: string = app.secret): Promise<void> {
+    await page.getByLabel('App token', { exact: true }).fill(app.appToken);
+    await page.getByLabel('App secret', { exact: true }).fill(secret);
+    await page.getByLabel('AES key', { exact: true }).fill(app.aesKey);
+    await page.getByLabel('AES mode', { exact: true }).selectOption(app.aesMode);
+    await page.getByRole('button', { name: 'Connect' }).click();
+  }
+
+  it('is served at /console/ with a strict Content-Security-Policy and no signature', async () => {
+    const res = await fetch(`${account.url}/console/`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain(`connect-src 'self' ${location.url}`);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(await res.text()).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(await (await fetch(`${account.url}/console/config.json`)).json()).toEqual({ locationUrl: location.url });
+  });
+
+  it('refuses wrong credentials on Connect with the service message', async () => {
+    await page.goto(`${account.url}/console/`);
+    await expectAccessible('connect');
+    await connect(GCM_APP, 'not-the-secret-of-this-app');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('90401');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('connects, keeps the credentials in this tab only, and shows the navigation', async () => {
+    await connect(GCM_APP);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    for (const link of ['Permissions', 'Groups', 'Users', 'Audit', 'Location']) await page.getByRole('link', { name: link }).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['geoaccount.console.credentials']);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
+  it('creates a root and a child permission and shows them as a tree', async () => {
+    const form = page.getByRole('form', { name: 'Create auth' });
+    await form.getByLabel('auth_id', { exact: true }).fill('ORDERS');
+    await form.getByLabel('auth_name', { exact: true }).fill('Orders');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('90000');
+    await form.getByLabel('auth_id', { exact: true }).fill('ORDERS-EXPORT');
+    await form.getByLabel('auth_name', { exact: true }).fill('Export orders');
+    await form.getByLabel('parent_auth_id', { exact: true }).fill('ORDERS');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const tree = page.getByRole('group', { name: 'Auth hierarchy' });
+    const child = tree.locator('code', { hasText: 'ORDERS-EXPORT' });
+    await child.waitFor();
+    // The child sits inside its parent's item, and collapsing the parent hides it.
+    await tree.getByRole('listitem').filter({ has: page.locator('code', { hasText: /^ORDERS$/ }) }).locator('code', { hasText: 'ORDERS-EXPORT' }).waitFor();
+    await tree.getByRole('button', { name: 'Collapse ORDERS', exact: true }).click();
+    expect(await child.count()).toBe(0);
+    await tree.getByRole('button', { name: 'Expand ORDERS', exact: true }).click();
+    await child.waitFor();
+    await expectAccessible('permissions');
+  });
+
+  it('shows the code and message of a refused form', async () => {
+    const form = page.getByRole('form', { name: 'Create auth' });
+    await form.getByLabel('auth_id', { exact: true }).fill('ORDERS');
+    await form.getByLabel('auth_name', { exact: true }).fill('Again');
+    await form.getByLabel('parent_auth_id', { exact: true }).fill('');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const alert = await page.getByRole('alert').textContent();
+    expect(alert).toContain('409');
+    expect(alert).toContain('10010');
+  });
+
+  it('creates a group with a member auth picked from the tree', async () => {
+    await page.getByRole('link', { name: 'Groups' }).click();
+    const form = page.getByRole('form', { name: 'Create group' });
+    await form.getByLabel('group_id', { exact: true }).fill('CLERKS');
+    await form.getByLabel('group_name', { exact: true }).fill('Clerks');
+    await form.getByRole('button', { name: 'Member ORDERS-EXPORT' }).click();
+    expect(await form.getByLabel('group_auths', { exact: true }).inputValue()).toBe('ORDERS-EXPORT');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'CLERKS', exact: true }).waitFor();
+    await expectAccessible('groups');
+  });
+
+  it('registers a user with an auth and a group, shows its effective permissions, and test-logs in (gcm)', async () => {
+    await page.getByRole('link', { name: 'Users' }).click();
+    const form = page.getByRole('form', { name: 'Register user' });
+    await form.getByLabel('user_login_id', { exact: true }).fill('alice');
+    await form.getByLabel('user_name', { exact: true }).fill('Alice');
+    await form.getByLabel('user_pwd', { exact: true }).fill('P@ssw0rd!');
+    await form.getByLabel('user_auths', { exact: true }).fill('ORDERS');
+    await form.getByLabel('user_auth_groups', { exact: true }).fill('CLERKS');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'alice', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Detail alice' }).click();
+    const effective = page.getByRole('table', { name: 'Effective permissions' });
+    await effective.getByRole('cell', { name: 'direct' }).waitFor();
+    await effective.getByRole('cell', { name: 'group:CLERKS' }).waitFor();
+    await page.getByRole('form', { name: 'Test login' }).getByLabel('password', { exact: true }).fill('P@ssw0rd!');
+    await page.getByRole('button', { name: 'Test login' }).click();
+    await page.getByRole('status').filter({ hasText: /HTTP 200, 90000/ }).waitFor();
+    await page.getByRole('form', { name: 'Test login' }).getByLabel('password', { exact: true }).fill('wrong');
+    await page.getByRole('button', { name: 'Test login' }).click();
+    await page.getByRole('alert').filter({ hasText: /HTTP 401, 20441/ }).waitFor();
+    await expectAccessible('users');
+  });
+
+  it('answers a map click with the county, then from the cache', async () => {
+    await page.getByRole('link', { name: 'Location' }).click();
+    const map = page.getByRole('img', { name: /Map of China/ });
+    await map.waitFor();
+    await page.locator('svg.map path').first().waitFor();
+    // Click where Beijing's centre is drawn (the map's own projection).
+    const point = await page.evaluate(() => {
+      const svg = document.querySelector('svg.map') as SVGSVGElement;
+      const [west, north] = [73, 54];
+      const kx = Math.cos((36 * Math.PI) / 180);
+      const unit = 1000 / ((136 - 73) * kx);
+      const p = new DOMPoint((116.397 - west) * kx * unit, (north - 39.909) * unit).matrixTransform(svg.getScreenCTM()!);
+      return { x: p.x, y: p.y };
+    });
+    await page.mouse.click(point.x, point.y);
+    await page.getByText('computed (lbsStat 1)').waitFor();
+    // A county of Beijing's centre (the click lands within a few hundred metres of the point).
+    expect(await page.locator('dl.answer').textContent()).toMatch(/provinceName北京市.*standardCode1101\d\d/);
+    await page.mouse.click(point.x, point.y);
+    await page.getByText('from the cache (lbsStat 2)').waitFor();
+    await page.getByTestId('marker').waitFor();
+    await expectAccessible('location');
+  });
+
+  it('looks up an address and marks the answered point', async () => {
+    const form = page.getByRole('form', { name: 'addressQuery' });
+    await form.getByLabel('city', { exact: true }).fill('北京市');
+    await form.getByLabel('address', { exact: true }).fill('东城区');
+    await form.getByRole('button', { name: 'Look up' }).click();
+    await page.locator('dl.answer').getByText('longitude').waitFor();
+    expect(await page.locator('dl.answer').textContent()).toContain('110101');
+  });
+
+  it('test-logs in for an ecb app, after connecting with its credentials', async () => {
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await connect(ECB_APP);
+    await page.getByRole('link', { name: 'Users' }).click();
+    const form = page.getByRole('form', { name: 'Register user' });
+    await form.getByLabel('user_login_id', { exact: true }).fill('bob');
+    await form.getByLabel('user_name', { exact: true }).fill('Bob');
+    await form.getByLabel('user_pwd', { exact: true }).fill('S3cret-ecb');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'Detail bob' }).click();
+    await page.getByRole('form', { name: 'Test login' }).getByLabel('password', { exact: true }).fill('S3cret-ecb');
+    await page.getByRole('button', { name: 'Test login' }).click();
+    await page.getByRole('status').filter({ hasText: /HTTP 200, 90000/ }).waitFor();
+  });
+
+  it('brings the operator back to Connect when a call answers 401', async () => {
+    // The app's secret no longer matches: the next signed call is refused.
+    await page.evaluate(() => {
+      const key = 'geoaccount.console.credentials';
+      const c = JSON.parse(sessionStorage.getItem(key)!) as Record<string, string>;
+      sessionStorage.setItem(key, JSON.stringify({ ...c, secret: 'rotated-secret-000000000' }));
+    });
+    await page.reload(); // the page's first signed call (the auths) is refused
+    await page.getByRole('button', { name: 'Connect' }).waitFor();
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('refused these credentials');
+  });
+});
