@@ -18,6 +18,7 @@ function boundaries(inTests) {
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:account', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:location', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:reliability', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:util', ...test] },
       { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:util', ...test] },

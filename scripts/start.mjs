@@ -20,10 +20,12 @@ if (arg !== undefined && !(arg in SERVICES)) {
 }
 const names = arg ? [arg] : Object.keys(SERVICES);
 
-// Build (Nx skips what is up to date).
+// Build (Nx skips what is up to date); the account service also serves the web console.
+const projects = names.map((n) => `@geoaccount/${n}`);
+if (names.includes('account')) projects.push('@geoaccount/console');
 const build = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '-p', ...names.map((n) => `@geoaccount/${n}`), '--output-style=static'],
+  [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '-p', ...projects, '--output-style=static'],
   { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
 );
 if (build.status !== 0) {
@@ -98,6 +100,7 @@ if (names.length > 1) {
         '',
         `  account   ${urls[0]}/account/v1.0.1   (API docs: ${urls[0]}/docs)`,
         `  location  ${urls[1]}/lbsapi/api       (API docs: ${urls[1]}/docs)`,
+        `  console   ${urls[0]}/console/         (sign in with the demo app below)`,
         '',
         `  demo app  appToken=${DEMO.appToken} secret=${DEMO.secret} aesKey=${DEMO.aesKey} aesMode=${DEMO.aesMode}`,
         '  try       pnpm cli account list-auths     |     pnpm cli location lbs-query 116.397 39.909',
