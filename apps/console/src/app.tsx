@@ -5,7 +5,16 @@ import { GroupsPage } from './pages/groups-page';
 import { LocationPage } from './pages/location-page';
 import { PermissionsPage } from './pages/permissions-page';
 import { UsersPage } from './pages/users-page';
-import { type ConsoleConfig, type Credentials, type Session, clearCredentials, loadConfig, loadCredentials, openSession, saveCredentials } from './session';
+import {
+  type ConsoleConfig,
+  type Credentials,
+  type Session,
+  clearCredentials,
+  loadConfig,
+  loadCredentials,
+  openSession,
+  saveCredentials,
+} from './session';
 
 const PAGES = ['Permissions', 'Groups', 'Users', 'Audit', 'Location'] as const;
 type PageName = (typeof PAGES)[number];

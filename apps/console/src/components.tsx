@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import type { ApiResponse } from '@geoaccount/client';
 import { type Outcome, outcomeOf } from './session';
 
@@ -41,7 +41,13 @@ export function Field(props: {
 }
 
 /** A choice among the spec's enumeration; `''` is "not set". */
-export function Choice(props: { name: string; value: string; onChange: (v: string) => void; options: [string, string][]; allowEmpty?: boolean }) {
+export function Choice(props: {
+  name: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: [string, string][];
+  allowEmpty?: boolean;
+}) {
   const id = useId();
   return (
     <div className="field">
@@ -80,7 +86,13 @@ export function Section(props: { title: string; children: ReactNode }) {
 }
 
 /** A table whose column heads are the API field names. */
-export function DataTable<T extends object>(props: { caption: string; columns: (keyof T & string)[]; rows: T[]; rowKey: (row: T) => string; actions?: (row: T) => ReactNode }) {
+export function DataTable<T extends object>(props: {
+  caption: string;
+  columns: (keyof T & string)[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  actions?: (row: T) => ReactNode;
+}) {
   return (
     <table>
       <caption>{props.caption}</caption>
@@ -126,5 +138,56 @@ export function guard(unauthorized: (message: string) => void) {
     const res = await call;
     if (res.status === 401) unauthorized(outcomeOf(res).message);
     return res;
+  };
+}
+
+/** A search form: its fields, then the `Search` button; submitting runs `onSearch`. */
+export function SearchForm(props: { label: string; onSearch: () => void; children: ReactNode }) {
+  return (
+    <form
+      aria-label={props.label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSearch();
+      }}
+    >
+      {props.children}
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/** The buttons of a create-or-modify form: `Create` or `Save`, and a way back to a new record. */
+export function EditorButtons(props: { editing: boolean; newLabel: string; onNew: () => void }) {
+  return (
+    <>
+      <button type="submit">{props.editing ? 'Save' : 'Create'}</button>
+      {props.editing && (
+        <button type="button" onClick={props.onNew}>
+          {props.newLabel}
+        </button>
+      )}
+    </>
+  );
+}
+
+/** The state of a create-or-modify form: its values, and the id being modified (none: a new record). */
+export function useEditor<F extends Record<string, string>, E = string>(empty: F) {
+  const [form, setForm] = useState<F>(empty);
+  const [editing, setEditing] = useState<E>();
+  return {
+    form,
+    setForm,
+    editing,
+    /** A change handler for one field. */
+    set: (k: keyof F) => (v: string) => setForm({ ...form, [k]: v }),
+    edit: (record: E, values: F) => {
+      setEditing(record);
+      setForm(values);
+    },
+    reset: () => {
+      setEditing(undefined);
+      setForm(empty);
+    },
   };
 }

@@ -1,6 +1,6 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PageProps } from '../app';
-import { Choice, Field, Result, Section, filled, guard } from '../components';
+import { Choice, Field, Result, SearchForm, Section, filled, guard } from '../components';
 import { type Outcome, outcomeOf } from '../session';
 
 /** An audit event as `GET /audit-events` answers it (CONTRACT §10). */
@@ -65,30 +65,40 @@ export function AuditPage({ session, unauthorized }: PageProps) {
   useEffect(() => void load('', []), [session]);
 
   const set = (k: keyof typeof FILTERS) => (v: string) => setFilters({ ...filters, [k]: v });
-  const search = (e: FormEvent) => {
-    e.preventDefault();
-    void load('', []);
-  };
 
   return (
     <>
       <h2>Audit</h2>
       <Section title="Filters">
-        <form aria-label="Search audit events" onSubmit={search}>
-          <Choice name="resource_type" value={filters.resource_type} onChange={set('resource_type')} options={[['auth', 'auth'], ['auth_group', 'group'], ['user', 'user']]} />
+        <SearchForm label="Search audit events" onSearch={() => void load('', [])}>
+          <Choice
+            name="resource_type"
+            value={filters.resource_type}
+            onChange={set('resource_type')}
+            options={[
+              ['auth', 'auth'],
+              ['auth_group', 'group'],
+              ['user', 'user'],
+            ]}
+          />
           <Field name="resource_id" value={filters.resource_id} onChange={set('resource_id')} maxLength={64} />
           <Choice
             name="action"
             value={filters.action}
             onChange={set('action')}
-            options={[['create', 'create'], ['modify', 'modify'], ['login', 'login'], ['login_failed', 'failed login'], ['login_locked', 'locked login']]}
+            options={[
+              ['create', 'create'],
+              ['modify', 'modify'],
+              ['login', 'login'],
+              ['login_failed', 'failed login'],
+              ['login_locked', 'locked login'],
+            ]}
           />
           <Field name="operator" value={filters.operator} onChange={set('operator')} maxLength={64} />
           <Field name="from_time" value={filters.from_time} onChange={set('from_time')} hint="YYYY-MM-DD HH:MM:SS, inclusive" />
           <Field name="to_time" value={filters.to_time} onChange={set('to_time')} hint="YYYY-MM-DD HH:MM:SS, exclusive" />
           <Field name="page_size" value={filters.page_size} onChange={set('page_size')} hint="1 to 1000" />
-          <button type="submit">Search</button>
-        </form>
+        </SearchForm>
         <Result outcome={outcome} />
       </Section>
       <Section title="Events">
@@ -96,11 +106,13 @@ export function AuditPage({ session, unauthorized }: PageProps) {
           <caption>Audit events, oldest first</caption>
           <thead>
             <tr>
-              {['event_id', 'event_time', 'action', 'resource_type', 'resource_id', 'operator', 'client_ip', 'result_code', 'changes'].map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
+              {['event_id', 'event_time', 'action', 'resource_type', 'resource_id', 'operator', 'client_ip', 'result_code', 'changes'].map(
+                (c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ),
+              )}
             </tr>
           </thead>
           <tbody>
@@ -122,7 +134,11 @@ export function AuditPage({ session, unauthorized }: PageProps) {
           </tbody>
         </table>
         <nav aria-label="Audit pages">
-          <button type="button" disabled={cursor.previous.length === 0} onClick={() => void load(cursor.previous.at(-1) ?? '', cursor.previous.slice(0, -1))}>
+          <button
+            type="button"
+            disabled={cursor.previous.length === 0}
+            onClick={() => void load(cursor.previous.at(-1) ?? '', cursor.previous.slice(0, -1))}
+          >
             Previous page
           </button>
           <button type="button" disabled={!cursor.next} onClick={() => void load(cursor.next, [...cursor.previous, cursor.current])}>

@@ -2,7 +2,13 @@ import { useState } from 'react';
 import type { AuthListItem } from '@geoaccount/client';
 
 /** Auths as a tree by `parent_auth_id` (an auth whose parent is not listed is a root here). */
-export function AuthTree(props: { auths: AuthListItem[]; label: string; onPick?: (auth: AuthListItem) => void; picked?: ReadonlySet<string>; pickLabel?: string }) {
+export function AuthTree(props: {
+  auths: AuthListItem[];
+  label: string;
+  onPick?: (auth: AuthListItem) => void;
+  picked?: ReadonlySet<string>;
+  pickLabel?: string;
+}) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const ids = new Set(props.auths.map((a) => a.auth_id));
   const children = new Map<string, AuthListItem[]>();
@@ -24,7 +30,13 @@ export function AuthTree(props: { auths: AuthListItem[]; label: string; onPick?:
         return (
           <li key={a.auth_id}>
             {kids.length > 0 ? (
-              <button type="button" className="toggle" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${a.auth_id}`} onClick={() => toggle(a.auth_id)}>
+              <button
+                type="button"
+                className="toggle"
+                aria-expanded={open}
+                aria-label={`${open ? 'Collapse' : 'Expand'} ${a.auth_id}`}
+                onClick={() => toggle(a.auth_id)}
+              >
                 {open ? '−' : '+'}
               </button>
             ) : (
@@ -33,7 +45,8 @@ export function AuthTree(props: { auths: AuthListItem[]; label: string; onPick?:
               </span>
             )}
             <span className={a.auth_state === '0' ? 'disabled' : undefined}>
-              <code>{a.auth_id}</code> {a.auth_name} <small>({a.auth_state === '1' ? 'state 1: usable' : a.auth_state === '0' ? 'state 0: disabled' : 'no state'})</small>
+              <code>{a.auth_id}</code> {a.auth_name}{' '}
+              <small>({a.auth_state === '1' ? 'state 1: usable' : a.auth_state === '0' ? 'state 0: disabled' : 'no state'})</small>
             </span>
             {props.onPick && (
               <button type="button" aria-pressed={props.picked ? props.picked.has(a.auth_id) : undefined} onClick={() => props.onPick!(a)}>

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { AuthListItem, GroupListItem } from '@geoaccount/client';
 import type { PageProps } from '../app';
-import { Choice, DataTable, Field, Result, Section, filled, guard } from '../components';
+import { Choice, useEditor, DataTable, EditorButtons, Field, Result, Section, filled, guard } from '../components';
 import { type Outcome, outcomeOf } from '../session';
 import { AuthTree } from './auth-tree';
 
@@ -19,8 +19,7 @@ export function GroupsPage({ session, unauthorized }: PageProps) {
   const call = guard(unauthorized);
   const [groups, setGroups] = useState<GroupListItem[]>([]);
   const [auths, setAuths] = useState<AuthListItem[]>([]);
-  const [form, setForm] = useState<GroupForm>(EMPTY);
-  const [editing, setEditing] = useState<string>();
+  const { form, setForm, editing, set, edit: startEdit, reset } = useEditor<GroupForm>(EMPTY);
   const [outcome, setOutcome] = useState<Outcome>();
 
   const load = useCallback(async () => {
@@ -30,7 +29,6 @@ export function GroupsPage({ session, unauthorized }: PageProps) {
   }, [session]);
   useEffect(() => void load(), [load]);
 
-  const set = (k: keyof GroupForm) => (v: string) => setForm({ ...form, [k]: v });
   const picked = new Set(members(form.group_auths));
   const pick = (a: AuthListItem) => {
     const next = new Set(picked);
@@ -42,14 +40,22 @@ export function GroupsPage({ session, unauthorized }: PageProps) {
     e.preventDefault();
     const { group_id, ...fields } = form;
     const res = await call(
-      editing ? session.account.modifyGroup(editing, filled(fields, ['group_desc', 'group_type', 'group_auths'])) : session.account.createGroup(group_id, filled(fields)),
+      editing
+        ? session.account.modifyGroup(editing, filled(fields, ['group_desc', 'group_type', 'group_auths']))
+        : session.account.createGroup(group_id, filled(fields)),
     );
     setOutcome(outcomeOf(res));
     if (res.status === 201) await load();
   };
   const edit = (g: GroupListItem) => {
-    setEditing(g.group_id);
-    setForm({ group_id: g.group_id, group_name: g.group_name, group_desc: g.group_desc ?? '', group_type: g.group_type ?? '', group_state: g.group_state ?? '', group_auths: g.group_auths ?? '' });
+    startEdit(g.group_id, {
+      group_id: g.group_id,
+      group_name: g.group_name,
+      group_desc: g.group_desc ?? '',
+      group_type: g.group_type ?? '',
+      group_state: g.group_state ?? '',
+      group_auths: g.group_auths ?? '',
+    });
   };
 
   return (
@@ -70,25 +76,35 @@ export function GroupsPage({ session, unauthorized }: PageProps) {
       </Section>
       <Section title={editing ? `Modify ${editing}` : 'Create a group'}>
         <form aria-label={editing ? 'Modify group' : 'Create group'} onSubmit={(e) => void submit(e)}>
-          <Field name="group_id" value={form.group_id} onChange={set('group_id')} maxLength={64} required disabled={editing !== undefined} />
+          <Field
+            name="group_id"
+            value={form.group_id}
+            onChange={set('group_id')}
+            maxLength={64}
+            required
+            disabled={editing !== undefined}
+          />
           <Field name="group_name" value={form.group_name} onChange={set('group_name')} maxLength={32} required />
           <Field name="group_desc" value={form.group_desc} onChange={set('group_desc')} maxLength={64} />
           <Field name="group_type" value={form.group_type} onChange={set('group_type')} maxLength={32} />
-          <Choice name="group_state" value={form.group_state} onChange={set('group_state')} options={[['1', 'usable'], ['0', 'disabled']]} />
-          <Field name="group_auths" value={form.group_auths} onChange={set('group_auths')} maxLength={1024} hint="comma-separated auth ids of this app; pick them below" />
+          <Choice
+            name="group_state"
+            value={form.group_state}
+            onChange={set('group_state')}
+            options={[
+              ['1', 'usable'],
+              ['0', 'disabled'],
+            ]}
+          />
+          <Field
+            name="group_auths"
+            value={form.group_auths}
+            onChange={set('group_auths')}
+            maxLength={1024}
+            hint="comma-separated auth ids of this app; pick them below"
+          />
           <AuthTree auths={auths} label="Member auths" onPick={pick} picked={picked} pickLabel="Member" />
-          <button type="submit">{editing ? 'Save' : 'Create'}</button>
-          {editing && (
-            <button
-              type="button"
-              onClick={() => {
-                setEditing(undefined);
-                setForm(EMPTY);
-              }}
-            >
-              New group
-            </button>
-          )}
+          <EditorButtons editing={editing !== undefined} newLabel="New group" onNew={reset} />
         </form>
         <Result outcome={outcome} />
       </Section>

@@ -8,7 +8,8 @@ import { type Outcome, outcomeOf } from '../session';
 /** What one location call answered, field by field, with where the answer came from. */
 function Answer({ answer }: { answer?: LbsResult }) {
   if (!answer || answer.code !== '000') return null;
-  const source = answer.lbsStat === '2' ? 'from the cache (lbsStat 2)' : answer.lbsStat === '1' ? 'computed (lbsStat 1)' : `lbsStat ${answer.lbsStat}`;
+  const source =
+    answer.lbsStat === '2' ? 'from the cache (lbsStat 2)' : answer.lbsStat === '1' ? 'computed (lbsStat 1)' : `lbsStat ${answer.lbsStat}`;
   return (
     <div aria-live="polite">
       <p>
@@ -51,12 +52,14 @@ export function LocationPage({ session, unauthorized }: PageProps) {
   const lookUpAddress = async (e: FormEvent) => {
     e.preventDefault();
     const got = show(await call(session.lbs.addressQuery(address)));
-    if (got.code === '000' && got.longitude && got.latitude) setMarker({ longitude: Number(got.longitude), latitude: Number(got.latitude) });
+    if (got.code === '000' && got.longitude && got.latitude)
+      setMarker({ longitude: Number(got.longitude), latitude: Number(got.latitude) });
   };
   const lookUpCell = async (e: FormEvent) => {
     e.preventDefault();
     const got = show(await call(session.lbs.baseStationQuery(cell)));
-    if (got.code === '000' && got.longitude && got.latitude) setMarker({ longitude: Number(got.longitude), latitude: Number(got.latitude) });
+    if (got.code === '000' && got.longitude && got.latitude)
+      setMarker({ longitude: Number(got.longitude), latitude: Number(got.latitude) });
   };
 
   return (
@@ -78,8 +81,18 @@ export function LocationPage({ session, unauthorized }: PageProps) {
             void reverse(coords.longitude, coords.latitude);
           }}
         >
-          <Field name="longitude" value={coords.longitude} onChange={(v) => setCoords({ ...coords, longitude: v })} hint="-180 to 180, decimal degrees" />
-          <Field name="latitude" value={coords.latitude} onChange={(v) => setCoords({ ...coords, latitude: v })} hint="-90 to 90, decimal degrees" />
+          <Field
+            name="longitude"
+            value={coords.longitude}
+            onChange={(v) => setCoords({ ...coords, longitude: v })}
+            hint="-180 to 180, decimal degrees"
+          />
+          <Field
+            name="latitude"
+            value={coords.latitude}
+            onChange={(v) => setCoords({ ...coords, latitude: v })}
+            hint="-90 to 90, decimal degrees"
+          />
           <button type="submit">Look up</button>
         </form>
       </Section>

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { AuthSummary, User } from '@geoaccount/client';
 import type { PageProps } from '../app';
-import { Choice, DataTable, Field, Result, Section, filled, guard } from '../components';
+import { Choice, useEditor, EditorButtons, SearchForm, DataTable, Field, Result, Section, filled, guard } from '../components';
 import { type Outcome, outcomeOf } from '../session';
 
 const EMPTY = {
@@ -27,8 +27,7 @@ export function UsersPage({ session, unauthorized }: PageProps) {
   const call = guard(unauthorized);
   const [query, setQuery] = useState({ page_size: '20', page_number: '1', org_id: '', user_login_ids: '' });
   const [page, setPage] = useState<{ count: string; users: User[] }>({ count: '0', users: [] });
-  const [form, setForm] = useState<UserForm>(EMPTY);
-  const [editing, setEditing] = useState<User>();
+  const { form, editing, set, edit: startEdit, reset } = useEditor<UserForm, User>(EMPTY);
   const [detail, setDetail] = useState<{ user: User; effective: Effective[] }>();
   const [password, setPassword] = useState('');
   const [outcome, setOutcome] = useState<Outcome>();
@@ -44,7 +43,6 @@ export function UsersPage({ session, unauthorized }: PageProps) {
   );
   useEffect(() => void load(), [load]);
 
-  const set = (k: keyof UserForm) => (v: string) => setForm({ ...form, [k]: v });
   const domain = (editing?.is_domain_user ?? form.is_domain_user) === '1';
 
   const submit = async (e: FormEvent) => {
@@ -74,8 +72,7 @@ export function UsersPage({ session, unauthorized }: PageProps) {
   };
 
   const edit = (u: User) => {
-    setEditing(u);
-    setForm({
+    startEdit(u, {
       ...EMPTY,
       user_login_id: u.user_login_id,
       user_name: u.user_name,
@@ -104,19 +101,17 @@ export function UsersPage({ session, unauthorized }: PageProps) {
     <>
       <h2>Users</h2>
       <Section title="Search">
-        <form
-          aria-label="Search users"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void load(query);
-          }}
-        >
+        <SearchForm label="Search users" onSearch={() => void load(query)}>
           <Field name="page_size" value={query.page_size} onChange={(v) => setQuery({ ...query, page_size: v })} hint="1 to 1000" />
           <Field name="page_number" value={query.page_number} onChange={(v) => setQuery({ ...query, page_number: v })} />
           <Field name="org_id" value={query.org_id} onChange={(v) => setQuery({ ...query, org_id: v })} maxLength={16} />
-          <Field name="user_login_ids" value={query.user_login_ids} onChange={(v) => setQuery({ ...query, user_login_ids: v })} hint="comma-separated" />
-          <button type="submit">Search</button>
-        </form>
+          <Field
+            name="user_login_ids"
+            value={query.user_login_ids}
+            onChange={(v) => setQuery({ ...query, user_login_ids: v })}
+            hint="comma-separated"
+          />
+        </SearchForm>
         <p>
           {page.count} matching users; page {query.page_number}.
         </p>
@@ -139,9 +134,20 @@ export function UsersPage({ session, unauthorized }: PageProps) {
       </Section>
       {detail && (
         <Section title={`User ${detail.user.user_login_id}`}>
-          <DataTable caption="Effective permissions" columns={['auth_id', 'auth_name', 'auth_state', 'via']} rows={detail.effective} rowKey={(a) => a.auth_id} />
+          <DataTable
+            caption="Effective permissions"
+            columns={['auth_id', 'auth_name', 'auth_state', 'via']}
+            rows={detail.effective}
+            rowKey={(a) => a.auth_id}
+          />
           <form aria-label="Test login" onSubmit={(e) => void testLogin(e)}>
-            <Field name="password" type="password" value={password} onChange={setPassword} hint={`encrypted in this browser (${session.credentials.aesMode})`} />
+            <Field
+              name="password"
+              type="password"
+              value={password}
+              onChange={setPassword}
+              hint={`encrypted in this browser (${session.credentials.aesMode})`}
+            />
             <button type="submit">Test login</button>
           </form>
           <Result outcome={loginOutcome} />
@@ -149,31 +155,72 @@ export function UsersPage({ session, unauthorized }: PageProps) {
       )}
       <Section title={editing ? `Modify ${editing.user_login_id}` : 'Register a user'}>
         <form aria-label={editing ? 'Modify user' : 'Register user'} onSubmit={(e) => void submit(e)}>
-          <Field name="user_login_id" value={form.user_login_id} onChange={set('user_login_id')} maxLength={64} required disabled={editing !== undefined} />
+          <Field
+            name="user_login_id"
+            value={form.user_login_id}
+            onChange={set('user_login_id')}
+            maxLength={64}
+            required
+            disabled={editing !== undefined}
+          />
           <Field name="user_name" value={form.user_name} onChange={set('user_name')} maxLength={64} required />
           <Field name="user_short_name" value={form.user_short_name} onChange={set('user_short_name')} maxLength={32} />
-          <Choice name="user_type" value={form.user_type} onChange={set('user_type')} options={[['C', 'individual'], ['B', 'enterprise']]} allowEmpty={false} />
-          {!editing && <Choice name="is_domain_user" value={form.is_domain_user} onChange={set('is_domain_user')} options={[['0', 'ordinary account'], ['1', 'domain account']]} allowEmpty={false} />}
-          {!domain && <Field name="user_pwd" type="password" value={form.user_pwd} onChange={set('user_pwd')} maxLength={64} required={!editing} hint={editing ? 'empty: unchanged' : 'at most 64 characters'} />}
+          <Choice
+            name="user_type"
+            value={form.user_type}
+            onChange={set('user_type')}
+            options={[
+              ['C', 'individual'],
+              ['B', 'enterprise'],
+            ]}
+            allowEmpty={false}
+          />
+          {!editing && (
+            <Choice
+              name="is_domain_user"
+              value={form.is_domain_user}
+              onChange={set('is_domain_user')}
+              options={[
+                ['0', 'ordinary account'],
+                ['1', 'domain account'],
+              ]}
+              allowEmpty={false}
+            />
+          )}
+          {!domain && (
+            <Field
+              name="user_pwd"
+              type="password"
+              value={form.user_pwd}
+              onChange={set('user_pwd')}
+              maxLength={64}
+              required={!editing}
+              hint={editing ? 'empty: unchanged' : 'at most 64 characters'}
+            />
+          )}
           <Field name="org_id" value={form.org_id} onChange={set('org_id')} maxLength={16} />
-          <Choice name="cert_type" value={form.cert_type} onChange={set('cert_type')} options={[['00', 'ID card'], ['10', 'business licence'], ['11', 'unified social credit code']]} />
+          <Choice
+            name="cert_type"
+            value={form.cert_type}
+            onChange={set('cert_type')}
+            options={[
+              ['00', 'ID card'],
+              ['10', 'business licence'],
+              ['11', 'unified social credit code'],
+            ]}
+          />
           <Field name="cert_id" value={form.cert_id} onChange={set('cert_id')} maxLength={32} />
           <Field name="user_mobile" value={form.user_mobile} onChange={set('user_mobile')} maxLength={16} />
           <Field name="user_auths" value={form.user_auths} onChange={set('user_auths')} maxLength={512} hint="comma-separated auth ids" />
-          <Field name="user_auth_groups" value={form.user_auth_groups} onChange={set('user_auth_groups')} maxLength={512} hint="comma-separated group ids" />
+          <Field
+            name="user_auth_groups"
+            value={form.user_auth_groups}
+            onChange={set('user_auth_groups')}
+            maxLength={512}
+            hint="comma-separated group ids"
+          />
           <Field name="user_extends" value={form.user_extends} onChange={set('user_extends')} maxLength={512} hint="a JSON object" />
-          <button type="submit">{editing ? 'Save' : 'Create'}</button>
-          {editing && (
-            <button
-              type="button"
-              onClick={() => {
-                setEditing(undefined);
-                setForm(EMPTY);
-              }}
-            >
-              New user
-            </button>
-          )}
+          <EditorButtons editing={editing !== undefined} newLabel="New user" onNew={reset} />
         </form>
         <Result outcome={outcome} />
       </Section>
