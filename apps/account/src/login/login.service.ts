@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
+import { DirectoryService } from '../directory/directory.service';
 import { PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
@@ -15,7 +16,8 @@ import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
  * Login check (interface 13, number 204). Each attempt first claims one of the allowed
  * failures of its (app, login id) (see {@link LoginLockout}), then verifies the password: an
  * unknown login id and a wrong password give the same answer after the same work (a check
- * against the dummy hash), and both count towards the lock.
+ * against the dummy hash), and both count towards the lock. A domain user's password is
+ * checked by the app's directory instead (CONTRACT §9), under the same rules.
  */
 interface LoginRead {
   /** The user's row, `null` when the login id is unknown. */
@@ -42,6 +44,7 @@ export class LoginService {
     private readonly usersService: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly lockout: LoginLockout,
+    private readonly directory: DirectoryService,
     private readonly metrics: Metrics,
   ) {
     this.readSql = `WITH ${lockout.claimCte()}
@@ -88,8 +91,12 @@ export class LoginService {
 
     let check: { ok: boolean; needsRehash: boolean };
     try {
-      check = await this.hasher.check(user?.userPwdHash ?? null, password);
+      check =
+        user?.isDomainUser === '1'
+          ? { ok: await this.directory.verify(app.appToken, userLoginId, password), needsRehash: false }
+          : await this.hasher.check(user?.userPwdHash ?? null, password);
     } catch (err) {
+      // Nothing was verified (the directory unavailable, an error): not a failure.
       await this.giveBack(app.appToken, userLoginId, claim);
       throw err;
     }
