@@ -48,7 +48,9 @@ describe(`lockout race: ${ATTEMPTS} concurrent logins for one login id over two 
   /** `ATTEMPTS` logins spread over both instances; the right password at index `right`, if any. */
   function burst(loginId: string, right?: number): Promise<Answer[]> {
     return Promise.all(
-      Array.from({ length: ATTEMPTS }, (_, i) => (i % 2 ? one : two).login(loginId, i === right ? password(loginId) : password(`wrong-${i}`))),
+      Array.from({ length: ATTEMPTS }, (_, i) =>
+        (i % 2 ? one : two).login(loginId, i === right ? password(loginId) : password(`wrong-${i}`)),
+      ),
     );
   }
 
@@ -69,7 +71,13 @@ describe(`lockout race: ${ATTEMPTS} concurrent logins for one login id over two 
     await register('race-mixed');
     const answers = await burst('race-mixed', ATTEMPTS / 2);
     const tally = counts(answers);
-    figure('lockout-race', `${ATTEMPTS - 1} wrong + 1 right over 2 instances`, JSON.stringify(tally), '', `≤ ${MAX_FAILURES} × 401 before a 200`);
+    figure(
+      'lockout-race',
+      `${ATTEMPTS - 1} wrong + 1 right over 2 instances`,
+      JSON.stringify(tally),
+      '',
+      `≤ ${MAX_FAILURES} × 401 before a 200`,
+    );
     const successes = tally['200/90000'] ?? 0;
     expect(successes).toBeLessThanOrEqual(1);
     // A success clears the failures claimed before it, as a sequential success does; the
