@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { appRequire, benchDir, root } from '../lib/common.mjs';
 
 const require = createRequire(import.meta.url);
-const { signAccount, rfc3986 } = require(join(root, 'libs/signing/dist/account-signature.js'));
+const { signAccount } = require(join(root, 'libs/signing/dist/account-signature.js'));
+const { rfc3986 } = require(join(root, 'libs/signing/dist/portable/canonical.js'));
 const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
 const { deriveAesKey, encryptPassword } = require(join(root, 'libs/signing/dist/login-crypto.js'));
 
@@ -27,6 +28,14 @@ export function accountEnv(ctx) {
     ARGON2_MEMORY_KIB: String(ARGON2.memoryCost),
     ARGON2_TIME_COST: String(ARGON2.timeCost),
     ARGON2_PARALLELISM: String(ARGON2.parallelism),
+    ...(ctx.slapd
+      ? {
+          LDAP_URL: ctx.slapd.url,
+          LDAP_BIND_DN: ctx.slapd.bindDn,
+          LDAP_BIND_PASSWORD: ctx.slapd.bindPassword,
+          LDAP_USER_BASE_DN: ctx.slapd.base,
+        }
+      : {}),
   };
 }
 
@@ -95,6 +104,13 @@ async function seedUsers(ctx) {
     [app.appToken, LOGIN_ID, pwdHash],
   );
   ctx.loginHash = pwdHash;
+  if (ctx.slapd) {
+    await db.query(
+      `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, is_domain_user)
+       VALUES ($1, $2, 'fffffffffffffffe', 'Bench Domain', 'C', '1')`,
+      [app.appToken, ctx.slapd.loginId],
+    );
+  }
   await syncUserCounts(db, app.appToken);
   await db.query('VACUUM ANALYZE users');
   say(`  seeded ${s.users.toLocaleString('en-US')} users (${Math.round(performance.now() - t1)} ms, incl. VACUUM ANALYZE)`);
@@ -197,6 +213,35 @@ export function accountCases(ctx) {
             spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 60 },
           },
           notes: `one user, same password each time (a success path); UV_THREADPOOL_SIZE default on both sides`,
+        };
+      },
+    },
+    {
+      id: 'domain-login',
+      needs: 'users',
+      title: 'domain login (search-then-bind, OpenLDAP)',
+      service: 'account',
+      target: { ratio: 0.8 },
+      prepare: async () => {
+        if (!ctx.slapd) throw new Error(`no directory: ${ctx.slapdError ?? 'slapd not started'}`);
+        const { loginId: id, password } = ctx.slapd;
+        const encrypted = encryptPassword(password, deriveAesKey(app.aesKey), app.aesMode);
+        const body = signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: id }, ts);
+        return {
+          service: {
+            method: 'POST',
+            path: `${PREFIX}/users/login/${id}`,
+            body,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            expectBody: [OK, `"user_login_id":"${id}"`, '"is_domain_user":"1"'],
+            timeoutSeconds: 30,
+          },
+          baseline: {
+            script: join(benchDir, 'baselines/ldap-search-bind.mjs'),
+            env: { BENCH_LDAP: JSON.stringify(ctx.slapd) },
+            spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 30 },
+          },
+          notes: 'one user, right password each time; baseline: ldapts bind, search, bind on a new connection per check, same slapd',
         };
       },
     },

@@ -1,15 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
+import { AccountConfig } from '../config/account.config';
 import { DirectoryService } from '../directory/directory.service';
 import { PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { type UserView, toUserView } from '../users/user.view';
 import type { LoginDto } from './dto/login.dto';
+import { AttemptGate, GateTimeoutError } from './attempt-gate';
 import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
 
 /**
@@ -26,9 +28,12 @@ interface LoginRead {
   claim: LoginClaim | NoClaim;
 }
 
-/** How long an attempt waits for a claim while the allowed ones are all being verified. */
+/**
+ * How long an attempt waits for a claim while the allowed ones are all being verified (then
+ * 429 90429); the pauses between claims while another instance holds them.
+ */
 const BUSY_WAIT_MS = 10_000;
-const BUSY_RETRY_MS = { first: 10, max: 200 };
+const BUSY_RETRY_MS = { first: 5, max: 100 };
 
 @Injectable()
 export class LoginService {
@@ -38,6 +43,8 @@ export class LoginService {
    * a shared host.
    */
   private readonly readSql: string;
+  /** Turns of the attempts of one login id in this instance. */
+  private readonly gate: AttemptGate;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,7 +53,9 @@ export class LoginService {
     private readonly lockout: LoginLockout,
     private readonly directory: DirectoryService,
     private readonly metrics: Metrics,
+    @Inject(AccountConfig) config: AccountConfig,
   ) {
+    this.gate = new AttemptGate(config.LOGIN_MAX_FAILURES);
     this.readSql = `WITH ${lockout.claimCte()}
       SELECT ${usersService.columnList('u')}, "claim"."at" AS "__claim_at", ${lockout.lockedSql('l')} AS "__locked"
       FROM (VALUES (1)) AS "one" ("x")
@@ -64,16 +73,45 @@ export class LoginService {
   }
 
   /**
-   * Claims an attempt, waiting (without a database connection) while every allowed attempt
-   * is claimed by one still being verified; still busy after {@link BUSY_WAIT_MS}: locked.
+   * Claims an attempt. Attempts of one login id in this instance take turns in memory (as
+   * many at a time as there are allowed failures), so that they do not ask PostgreSQL in vain;
+   * while attempts of another instance hold the allowed failures, it claims again after short
+   * pauses. Nothing free after {@link BUSY_WAIT_MS}: 429 90429.
    */
-  private async claimWaiting(appToken: string, userLoginId: string): Promise<{ user: UserEntity | null; claim: LoginClaim | null }> {
-    const deadline = Date.now() + BUSY_WAIT_MS;
+  private async claimWaiting(
+    appToken: string,
+    userLoginId: string,
+    deadline: number,
+  ): Promise<{ user: UserEntity | null; claim: LoginClaim | null }> {
     for (let pause = BUSY_RETRY_MS.first; ; pause = Math.min(pause * 2, BUSY_RETRY_MS.max)) {
       const { user, claim } = await this.claimAndRead(appToken, userLoginId);
-      if (claim === 'locked' || (claim === 'busy' && Date.now() >= deadline)) return { user, claim: null };
+      if (claim === 'locked') return { user, claim: null };
       if (claim !== 'busy') return { user, claim };
+      if (Date.now() >= deadline) {
+        this.metrics.login().failure('busy');
+        throw new ApiException(AccountCodes.RATE_LIMITED);
+      }
       await sleep(pause / 2 + Math.random() * pause);
+    }
+  }
+
+  /** Runs `attempt` with a turn of the login id in this instance. */
+  private async inTurn<T>(appToken: string, userLoginId: string, attempt: (deadline: number) => Promise<T>): Promise<T> {
+    const key = `${appToken}\n${userLoginId}`;
+    const deadline = Date.now() + BUSY_WAIT_MS;
+    try {
+      await this.gate.enter(key, BUSY_WAIT_MS);
+    } catch (err) {
+      if (err instanceof GateTimeoutError) {
+        this.metrics.login().failure('busy');
+        throw new ApiException(AccountCodes.RATE_LIMITED);
+      }
+      throw err;
+    }
+    try {
+      return await attempt(deadline);
+    } finally {
+      this.gate.leave(key);
     }
   }
 
@@ -83,7 +121,11 @@ export class LoginService {
       this.metrics.login().failure('undecryptable');
       throw new ApiException(AccountCodes.INVALID_USER_INFO);
     }
-    const { user, claim } = await this.claimWaiting(app.appToken, userLoginId);
+    return this.inTurn(app.appToken, userLoginId, (deadline) => this.check(app, userLoginId, dto, password, deadline));
+  }
+
+  private async check(app: RegisteredApp, userLoginId: string, dto: LoginDto, password: string, deadline: number): Promise<UserView> {
+    const { user, claim } = await this.claimWaiting(app.appToken, userLoginId, deadline);
     if (!claim) {
       this.metrics.login().failure('locked');
       throw new ApiException(AccountCodes.LOGIN_LOCKED);
