@@ -268,7 +268,7 @@ async function runAll() {
     const account = existsSync(SERVICES.account.main) ? accountCases(ctx).filter(wanted) : [];
     const location = existsSync(SERVICES.location.main) ? locationCases(ctx).filter(wanted) : [];
     // the domain-login case: a private slapd, given to the account service by LDAP_*
-    if (account.some((c) => c.id === 'domain-login')) {
+    if (account.some((c) => c.id.startsWith('domain-login'))) {
       try {
         ctx.slapd = await startBenchSlapd();
         children.add(ctx.slapd);

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { appRequire, benchDir, root } from '../lib/common.mjs';
+import { benchDomainUser } from '../lib/slapd.mjs';
 
 const require = createRequire(import.meta.url);
 const { signAccount } = require(join(root, 'libs/signing/dist/account-signature.js'));
@@ -105,10 +106,11 @@ async function seedUsers(ctx) {
   );
   ctx.loginHash = pwdHash;
   if (ctx.slapd) {
+    const ids = [ctx.slapd.loginId, ...Array.from({ length: ctx.slapd.users }, (_, n) => benchDomainUser(n))];
     await db.query(
       `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, is_domain_user)
-       VALUES ($1, $2, 'fffffffffffffffe', 'Bench Domain', 'C', '1')`,
-      [app.appToken, ctx.slapd.loginId],
+       SELECT $1, id, 'e' || lpad(to_hex(n::int), 15, '0'), 'Bench Domain', 'C', '1' FROM unnest($2::text[]) WITH ORDINALITY AS t (id, n)`,
+      [app.appToken, ids],
     );
   }
   await syncUserCounts(db, app.appToken);
@@ -147,6 +149,15 @@ export function accountCases(ctx) {
       return c.prepare();
     },
   });
+
+  /** A signed domain login of `id` with the bench directory's password. */
+  const domainLogin = (id) => {
+    const encrypted = encryptPassword(ctx.slapd.password, deriveAesKey(app.aesKey), app.aesMode);
+    return {
+      path: `${PREFIX}/users/login/${id}`,
+      body: signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: id }, ts),
+    };
+  };
 
   return [
     {
@@ -219,21 +230,51 @@ export function accountCases(ctx) {
     {
       id: 'domain-login',
       needs: 'users',
-      title: 'domain login (search-then-bind, OpenLDAP)',
+      title: 'domain login (search-then-bind, OpenLDAP, 100 users)',
       service: 'account',
       target: { ratio: 0.8 },
       prepare: async () => {
         if (!ctx.slapd) throw new Error(`no directory: ${ctx.slapdError ?? 'slapd not started'}`);
-        const { loginId: id, password } = ctx.slapd;
-        const encrypted = encryptPassword(password, deriveAesKey(app.aesKey), app.aesMode);
-        const body = signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: id }, ts);
+        const requests = Array.from({ length: ctx.slapd.users }, (_, n) => domainLogin(benchDomainUser(n)));
         return {
           service: {
             method: 'POST',
-            path: `${PREFIX}/users/login/${id}`,
+            path: requests[0].path,
+            body: requests[0].body,
+            generator: { kind: 'random-request', requests },
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            expectBody: [OK, '"is_domain_user":"1"'],
+            timeoutSeconds: 30,
+          },
+          baseline: {
+            script: join(benchDir, 'baselines/ldap-search-bind.mjs'),
+            env: { BENCH_LDAP: JSON.stringify(ctx.slapd) },
+            spec: {
+              path: '/login/0',
+              generator: { kind: 'random-path', paths: Array.from({ length: ctx.slapd.users }, (_, n) => `/login/${n}`) },
+              expectBody: ['"ok":true'],
+              timeoutSeconds: 30,
+            },
+          },
+          notes: `${ctx.slapd.users} users at random, right password; baseline: ldapts bind, search, bind on a new connection per check, same slapd`,
+        };
+      },
+    },
+    {
+      id: 'domain-login-one',
+      needs: 'users',
+      title: 'domain login (one user)',
+      service: 'account',
+      prepare: async () => {
+        if (!ctx.slapd) throw new Error(`no directory: ${ctx.slapdError ?? 'slapd not started'}`);
+        const { path, body } = domainLogin(ctx.slapd.loginId);
+        return {
+          service: {
+            method: 'POST',
+            path,
             body,
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            expectBody: [OK, `"user_login_id":"${id}"`, '"is_domain_user":"1"'],
+            expectBody: [OK, '"is_domain_user":"1"'],
             timeoutSeconds: 30,
           },
           baseline: {
@@ -241,7 +282,7 @@ export function accountCases(ctx) {
             env: { BENCH_LDAP: JSON.stringify(ctx.slapd) },
             spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 30 },
           },
-          notes: 'one user, right password each time; baseline: ldapts bind, search, bind on a new connection per check, same slapd',
+          notes: 'no target: the attempts of one login id take turns (5 at a time, the lockout limit)',
         };
       },
     },

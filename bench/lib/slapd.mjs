@@ -19,7 +19,12 @@ export const BENCH_DIRECTORY = {
   base: 'ou=people,dc=bench,dc=test',
   loginId: 'bench-domain',
   password: 'Bench-domain-pw-1',
+  /** Further users `bench-domain-000`… with the same password, for logins spread over many ids. */
+  users: 100,
 };
+
+/** The login id of the `n`-th further user. */
+export const benchDomainUser = (n) => `${BENCH_DIRECTORY.loginId}-${String(n).padStart(3, '0')}`;
 
 const reachable = (port) =>
   new Promise((resolve) => {
@@ -58,7 +63,9 @@ export async function startBenchSlapd() {
     `dn: ${d.suffix}\nobjectClass: dcObject\nobjectClass: organization\ndc: bench\no: bench\n`,
     `dn: ${d.bindDn}\nobjectClass: organizationalRole\nobjectClass: simpleSecurityObject\ncn: svc\nuserPassword: ${d.bindPassword}\n`,
     `dn: ${d.base}\nobjectClass: organizationalUnit\nou: people\n`,
-    `dn: uid=${d.loginId},${d.base}\nobjectClass: inetOrgPerson\nuid: ${d.loginId}\ncn: ${d.loginId}\nsn: bench\nuserPassword: ${d.password}\n`,
+    ...[d.loginId, ...Array.from({ length: d.users }, (_, n) => benchDomainUser(n))].map(
+      (id) => `dn: uid=${id},${d.base}\nobjectClass: inetOrgPerson\nuid: ${id}\ncn: ${id}\nsn: bench\nuserPassword: ${d.password}\n`,
+    ),
   ].join('\n');
   writeFileSync(join(dir, 'slapd.conf'), conf);
   writeFileSync(join(dir, 'seed.ldif'), seed);
