@@ -284,3 +284,41 @@ export class SilentServer {
     await new Promise((resolve) => this.server.close(resolve));
   }
 }
+
+/** A TCP proxy to a local port that holds every answer of the server for `delayMs` (a distant directory). */
+export class DelayProxy {
+  private constructor(
+    private readonly server: Server,
+    private readonly sockets: Set<Socket>,
+    readonly port: number,
+  ) {}
+
+  static async start(targetPort: number, delayMs: number): Promise<DelayProxy> {
+    const sockets = new Set<Socket>();
+    const server = createServer((client) => {
+      const upstream = connect(targetPort, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => {
+          sockets.delete(s);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream);
+      upstream.on('data', (chunk: Buffer) => setTimeout(() => client.write(chunk), delayMs));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return new DelayProxy(server, sockets, (server.address() as { port: number }).port);
+  }
+
+  get url(): string {
+    return `ldap://127.0.0.1:${this.port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
