@@ -76,7 +76,7 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
   const FAILOVER = app(9);
   const NO_DIRECTORY = app(10);
   const BAD_SERVICE = app(11);
-  const DISTANT = app(12); // every answer of the directory 40 ms late
+  const DISTANT = app(12); // every answer of the directory 60 ms late
   let silent: SilentServer;
   let distant: DelayProxy;
 
@@ -85,7 +85,7 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
     // empty password must not fall into.
     slapd = await PrivateSlapd.start({ anonymousBinds: true });
     silent = await SilentServer.start();
-    distant = await DelayProxy.start(slapd.port, 40);
+    distant = await DelayProxy.start(slapd.port, 60);
     const closedPort = await freePort();
     directories = {
       byApp: new Map([
@@ -138,7 +138,7 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
     expect(await h.a.login('solo', LDAP.users.solo)).toMatchObject({ status: 401, body: FAILED });
   });
 
-  it('answers "not in the directory" and "wrong password" in similar time (a directory 40 ms away)', async () => {
+  it('answers "not in the directory" and "wrong password" in similar time (a directory 60 ms away)', async () => {
     // Without the wait, "not in the directory" would skip the user bind: 2 round trips of
     // the directory instead of 3, a third faster.
     const distantApp = h.client(DISTANT);
@@ -146,7 +146,7 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
     await domainUser(distantApp, 'ghost');
     const notFound: number[] = [];
     const wrong: number[] = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 12; i++) {
       const [w, wMs] = await timed(() => distantApp.login('alice', `wrong-${i}`));
       const [nf, nfMs] = await timed(() => distantApp.login('ghost', `wrong-${i}`));
       expect([w.status, nf.status]).toEqual([401, 401]);
@@ -157,8 +157,9 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
       if (i % 4 === 3) await h.db.query('DELETE FROM login_failures WHERE app_token = $1', [DISTANT.appToken]); // stay below the lock
     }
     const ratio = median(notFound) / median(wrong);
-    expect(ratio).toBeGreaterThan(0.87);
-    expect(ratio).toBeLessThan(1.15);
+    // without the wait about 0.67
+    expect(ratio).toBeGreaterThan(0.8);
+    expect(ratio).toBeLessThan(1.25);
   });
 
   it('escapes the login id in the filter (RFC 4515): no injection widens the search', async () => {

@@ -16,7 +16,10 @@ class GuardedDirectory {
   private failures = 0;
   private openUntil = 0;
   private probing = false;
-  /** Smoothed time of a user bind, spent also when there is no entry to bind (same timing). */
+  /**
+   * Smoothed time of a check that reached the user bind: a check that found no entry (or two)
+   * waits until as long has passed, so that its answer comes as late as a wrong password's.
+   */
   private bindMs = 0;
   state: CircuitState = 'closed';
   /** What the last check met: an answer, or no answer. */
