@@ -19,6 +19,7 @@ import { floorCases } from './cases/floor.mjs';
 import { accountCases, accountEnv, seedAccount } from './cases/account.mjs';
 import { locationCases, locationEnv } from './cases/location.mjs';
 import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
+import { startBenchSlapd } from './lib/slapd.mjs';
 
 const s = settings();
 const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -266,6 +267,16 @@ async function runAll() {
     const floor = floorCases(ctx).filter(wanted);
     const account = existsSync(SERVICES.account.main) ? accountCases(ctx).filter(wanted) : [];
     const location = existsSync(SERVICES.location.main) ? locationCases(ctx).filter(wanted) : [];
+    // the domain-login case: a private slapd, given to the account service by LDAP_*
+    if (account.some((c) => c.id.startsWith('domain-login'))) {
+      try {
+        ctx.slapd = await startBenchSlapd();
+        children.add(ctx.slapd);
+      } catch (err) {
+        ctx.slapdError = err.message;
+        say(`  slapd did not start: ${err.message}`);
+      }
+    }
     const total = floor.length + account.length + location.length;
     let i = 0;
     for (const c of floor) {

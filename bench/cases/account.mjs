@@ -3,9 +3,11 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { appRequire, benchDir, root } from '../lib/common.mjs';
+import { benchDomainUser } from '../lib/slapd.mjs';
 
 const require = createRequire(import.meta.url);
-const { signAccount, rfc3986 } = require(join(root, 'libs/signing/dist/account-signature.js'));
+const { signAccount } = require(join(root, 'libs/signing/dist/account-signature.js'));
+const { rfc3986 } = require(join(root, 'libs/signing/dist/portable/canonical.js'));
 const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
 const { deriveAesKey, encryptPassword } = require(join(root, 'libs/signing/dist/login-crypto.js'));
 
@@ -27,6 +29,14 @@ export function accountEnv(ctx) {
     ARGON2_MEMORY_KIB: String(ARGON2.memoryCost),
     ARGON2_TIME_COST: String(ARGON2.timeCost),
     ARGON2_PARALLELISM: String(ARGON2.parallelism),
+    ...(ctx.slapd
+      ? {
+          LDAP_URL: ctx.slapd.url,
+          LDAP_BIND_DN: ctx.slapd.bindDn,
+          LDAP_BIND_PASSWORD: ctx.slapd.bindPassword,
+          LDAP_USER_BASE_DN: ctx.slapd.base,
+        }
+      : {}),
   };
 }
 
@@ -95,6 +105,14 @@ async function seedUsers(ctx) {
     [app.appToken, LOGIN_ID, pwdHash],
   );
   ctx.loginHash = pwdHash;
+  if (ctx.slapd) {
+    const ids = [ctx.slapd.loginId, ...Array.from({ length: ctx.slapd.users }, (_, n) => benchDomainUser(n))];
+    await db.query(
+      `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, is_domain_user)
+       SELECT $1, id, 'e' || lpad(to_hex(n::int), 15, '0'), 'Bench Domain', 'C', '1' FROM unnest($2::text[]) WITH ORDINALITY AS t (id, n)`,
+      [app.appToken, ids],
+    );
+  }
   await syncUserCounts(db, app.appToken);
   await db.query('VACUUM ANALYZE users');
   say(`  seeded ${s.users.toLocaleString('en-US')} users (${Math.round(performance.now() - t1)} ms, incl. VACUUM ANALYZE)`);
@@ -131,6 +149,15 @@ export function accountCases(ctx) {
       return c.prepare();
     },
   });
+
+  /** A signed domain login of `id` with the bench directory's password. */
+  const domainLogin = (id) => {
+    const encrypted = encryptPassword(ctx.slapd.password, deriveAesKey(app.aesKey), app.aesMode);
+    return {
+      path: `${PREFIX}/users/login/${id}`,
+      body: signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: id }, ts),
+    };
+  };
 
   return [
     {
@@ -197,6 +224,65 @@ export function accountCases(ctx) {
             spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 60 },
           },
           notes: `one user, same password each time (a success path); UV_THREADPOOL_SIZE default on both sides`,
+        };
+      },
+    },
+    {
+      id: 'domain-login',
+      needs: 'users',
+      title: 'domain login (search-then-bind, OpenLDAP, 100 users)',
+      service: 'account',
+      target: { ratio: 0.8 },
+      prepare: async () => {
+        if (!ctx.slapd) throw new Error(`no directory: ${ctx.slapdError ?? 'slapd not started'}`);
+        const requests = Array.from({ length: ctx.slapd.users }, (_, n) => domainLogin(benchDomainUser(n)));
+        return {
+          service: {
+            method: 'POST',
+            path: requests[0].path,
+            body: requests[0].body,
+            generator: { kind: 'random-request', requests },
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            expectBody: [OK, '"is_domain_user":"1"'],
+            timeoutSeconds: 30,
+          },
+          baseline: {
+            script: join(benchDir, 'baselines/ldap-search-bind.mjs'),
+            env: { BENCH_LDAP: JSON.stringify(ctx.slapd) },
+            spec: {
+              path: '/login/0',
+              generator: { kind: 'random-path', paths: Array.from({ length: ctx.slapd.users }, (_, n) => `/login/${n}`) },
+              expectBody: ['"ok":true'],
+              timeoutSeconds: 30,
+            },
+          },
+          notes: `${ctx.slapd.users} users at random, right password; baseline: ldapts bind, search, bind on a new connection per check, same slapd`,
+        };
+      },
+    },
+    {
+      id: 'domain-login-one',
+      needs: 'users',
+      title: 'domain login (one user)',
+      service: 'account',
+      prepare: async () => {
+        if (!ctx.slapd) throw new Error(`no directory: ${ctx.slapdError ?? 'slapd not started'}`);
+        const { path, body } = domainLogin(ctx.slapd.loginId);
+        return {
+          service: {
+            method: 'POST',
+            path,
+            body,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            expectBody: [OK, '"is_domain_user":"1"'],
+            timeoutSeconds: 30,
+          },
+          baseline: {
+            script: join(benchDir, 'baselines/ldap-search-bind.mjs'),
+            env: { BENCH_LDAP: JSON.stringify(ctx.slapd) },
+            spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 30 },
+          },
+          notes: 'no target: the attempts of one login id take turns (5 at a time, the lockout limit)',
         };
       },
     },

@@ -45,19 +45,37 @@ function lbsUnique(g, phase, round) {
   };
 }
 
+/** A random request (path and body) of a fixed list for every request (e.g. many users' logins). */
+function randomRequest(g) {
+  const requests = g.requests;
+  return () => requests[(Math.random() * requests.length) | 0];
+}
+
+/** The request maker of a spec's generator of whole requests (undefined: none). */
+function requestMaker(s) {
+  const g = s.generator;
+  return g && g.kind === 'random-request' ? randomRequest(g) : undefined;
+}
+
 /** The path maker of a spec's generator (undefined: the spec's fixed path). */
 function pathMaker(s) {
   const g = s.generator;
   if (!g) return undefined;
   if (g.kind === 'random-path') return randomPath(g);
+  if (g.kind === 'random-request') return () => g.requests[0].path;
   if (g.kind === 'lbs-unique') return lbsUnique(g, s.phase, s.round);
   throw new Error(`unknown generator ${g.kind}`);
 }
 
 const makePath = pathMaker(spec);
+const makeRequest = requestMaker(spec);
 
 function setupRequest(req) {
-  if (makePath) req.path = makePath();
+  if (makeRequest) {
+    const r = makeRequest();
+    req.path = r.path;
+    req.body = r.body;
+  } else if (makePath) req.path = makePath();
   return req;
 }
 

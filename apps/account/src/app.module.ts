@@ -6,7 +6,9 @@ import { AuthGroupsModule } from './auth-groups/auth-groups.module';
 import { AuthsModule } from './auths/auths.module';
 import { CoreModule } from './common/core.module';
 import type { AccountConfig } from './config/account.config';
+import type { DirectoryConfig } from './config/directory.config';
 import { DatabaseModule } from './database/database.module';
+import { DirectoryModule } from './directory/directory.module';
 import { HealthModule } from './health/health.module';
 import { LoginModule } from './login/login.module';
 import { PermissionsModule } from './permissions/permissions.module';
@@ -14,13 +16,14 @@ import { UsersModule } from './users/users.module';
 
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot(config: AccountConfig, registry: AppRegistry): DynamicModule {
+  static forRoot(config: AccountConfig, registry: AppRegistry, directories: DirectoryConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ObservabilityModule.forRoot({ service: 'account', logLevel: config.LOG_LEVEL, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE }),
         CoreModule.forRoot(config, registry),
         DatabaseModule.forRoot(config),
+        DirectoryModule.forRoot(directories),
         AuthsModule,
         AuthGroupsModule,
         UsersModule,

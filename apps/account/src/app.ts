@@ -6,10 +6,18 @@ import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import type { AccountConfig } from './config/account.config';
 import { defaultConsoleDir, serveConsole } from './console/console-files';
+import type { DirectoryConfig } from './config/directory.config';
 
-/** Builds the account application with its real wiring (used by main and by the e2e suites). */
-export async function createAccountApp(config: AccountConfig, registry: AppRegistry): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry), {
+/**
+ * Builds the account application with its real wiring (used by main and by the e2e suites);
+ * `directories`: the directories of domain logins (none by default).
+ */
+export async function createAccountApp(
+  config: AccountConfig,
+  registry: AppRegistry,
+  directories: DirectoryConfig = { byApp: new Map() },
+): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config, registry, directories), {
     bodyParser: false,
     logger: nestLogLevels(config.LOG_LEVEL),
     bufferLogs: true,

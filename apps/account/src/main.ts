@@ -3,6 +3,7 @@ import { installGracefulShutdown } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { createAccountApp } from './app';
 import { type AccountConfig, loadAccountConfig } from './config/account.config';
+import { type DirectoryConfig, loadDirectoryConfig } from './config/directory.config';
 import { type EmbeddedDatabase, defaultDataDir, startEmbeddedPostgres } from './database/embedded-postgres';
 
 const EMBEDDED_DATABASE = 'geoaccount';
@@ -14,9 +15,11 @@ function say(line: string): void {
 async function main(): Promise<void> {
   let config: AccountConfig;
   let registry: AppRegistry;
+  let directories: DirectoryConfig;
   try {
     config = loadAccountConfig();
     registry = AppRegistry.fromEnv();
+    directories = loadDirectoryConfig();
   } catch (err) {
     process.stderr.write(`account: ${(err as Error).message}\n`);
     process.exit(1);
@@ -55,7 +58,7 @@ async function main(): Promise<void> {
 
   let app: Awaited<ReturnType<typeof createAccountApp>> | undefined;
   try {
-    app = await createAccountApp(config, registry);
+    app = await createAccountApp(config, registry, directories);
     await app.listen(config.PORT, config.HOST);
   } catch (err) {
     process.stderr.write(`account: cannot start: ${(err as Error).message}\n`);

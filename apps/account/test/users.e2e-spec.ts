@@ -269,9 +269,16 @@ describe('users (interfaces 200-203)', () => {
       expect(seen(await h.a.getUser('stay-ordinary')).body).toMatchObject({ is_domain_user: '0', user_name: 'Alice' });
     });
 
-    it('clears the password of a domain account, refuses to for an ordinary one', async () => {
-      await seedUser(h.a, 'domain-pwd', { is_domain_user: '1', user_pwd: 'local' });
-      expect(seen(await h.a.modifyUser('domain-pwd', { user_pwd: '' })).status).toBe(201);
+    it('refuses user_pwd for a domain account (register and modify), and an empty one for an ordinary one', async () => {
+      const domainPwd = { response_code: '90100', response_message: 'domain user takes no user_pwd' };
+      for (const user_pwd of ['local', '']) {
+        const res = seen(await h.a.registerUser('domain-pwd', { user_name: 'D', user_type: 'C', is_domain_user: '1', user_pwd }));
+        expect(res).toMatchObject({ status: 400, body: domainPwd });
+      }
+      expect(await storedRow(APP_A.appToken, 'domain-pwd')).toBeUndefined();
+      await seedUser(h.a, 'domain-pwd', { is_domain_user: '1', user_pwd: undefined });
+      for (const user_pwd of ['local', ''])
+        expect(seen(await h.a.modifyUser('domain-pwd', { user_pwd }))).toMatchObject({ status: 400, body: domainPwd });
       expect((await storedRow(APP_A.appToken, 'domain-pwd'))?.user_pwd_hash).toBeNull();
       await seedUser(h.a, 'ordinary-pwd');
       const res = seen(await h.a.modifyUser('ordinary-pwd', { user_pwd: '' }));

@@ -68,6 +68,7 @@ export const AccountCodes = {
   LOGIN_FAILED: rc('20441', 401, 'login verification failed'),
   LOGIN_USER_TYPE: rc('20442', 401, 'user type incorrect'),
   LOGIN_LOCKED: rc('20443', 403, 'too many failed logins'),
+  LOGIN_DIRECTORY_UNAVAILABLE: rc('20499', 503, 'directory unavailable'),
   // effective permissions (beyond the spec, built the spec's way)
   USER_AUTHS_USER_MISSING: rc('20501', 404, 'query succeeded, no data'),
   USER_AUTHS_EMPTY: rc('20511', 200, 'query succeeded, no data'),

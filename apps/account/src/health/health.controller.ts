@@ -4,6 +4,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 import type { Response } from 'express';
 import { ShutdownState, healthResponse, shutdownIndicator } from '@geoaccount/observability';
 import { DatabaseHealthIndicator } from './database.health';
+import { DirectoryHealthIndicator } from './directory.health';
 
 /** Kubernetes probes (outside the signed API). */
 @ApiTags('operations')
@@ -14,6 +15,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly shutdown: ShutdownState,
     private readonly database: DatabaseHealthIndicator,
+    private readonly directory: DirectoryHealthIndicator,
   ) {}
 
   @Get('live')
@@ -25,13 +27,14 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: PostgreSQL reachable, schema migrated, not shutting down' })
+  @ApiOperation({ summary: 'Readiness: PostgreSQL reachable, schema migrated, not shutting down (directories: a detail, never down)' })
   ready(@Res({ passthrough: true }) res: Response) {
     return healthResponse(res, () =>
       this.health.check([
         shutdownIndicator(this.shutdown, this.indicators),
         () => this.database.database(),
         () => this.database.migrations(),
+        ...(this.directory.configured ? [() => this.directory.directories()] : []),
       ]),
     );
   }

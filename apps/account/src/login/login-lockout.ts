@@ -17,20 +17,31 @@ export function lockoutPolicyOf(config: AccountConfig): LockoutPolicy {
   };
 }
 
-export interface FailureCount {
-  /** Failures that count towards the lock (inside the window, after the last lock). */
-  failures: number;
-  /** This failure locked the login id. */
-  locked: boolean;
+/** One attempt's claim on the allowed failures of its (app, login id). */
+export interface LoginClaim {
+  /** When the attempt was claimed (its entry among the failures), as PostgreSQL's text, to the microsecond. */
+  at: string;
 }
+
+/** Why an attempt got no claim. */
+export type NoClaim = 'locked' | 'busy';
 
 const PURGE_EVERY_MS = 5 * 60_000;
 
 /**
  * Failed logins per (app, login id) in PostgreSQL, so that a lock holds on every instance.
- * A failure is recorded by one atomic upsert: concurrent failures serialise on the row and
- * each is counted exactly once. Failures before the end of the last lock no longer count,
- * so a lock is followed by a fresh window.
+ *
+ * An attempt claims one of the allowed failures before its password is verified, in one
+ * atomic upsert (concurrent claims serialise on the row); a locked login id gets no claim,
+ * and neither does one whose allowed failures are all claimed by attempts still being
+ * verified (it is busy: the caller waits and claims again). A claim is a failure until the
+ * verification says otherwise: a failure that brings the claims to the limit locks; a success
+ * clears the failures claimed up to it (claims made after it, still being verified, keep
+ * counting); an attempt that verified nothing gives its claim back. So at most `maxFailures`
+ * passwords are verified per window without a success in between, however many instances
+ * and concurrent attempts, and no database connection is held while a password is verified.
+ * Failures before the end of the last lock no longer count, so a lock is followed by a fresh
+ * window.
  */
 @Injectable()
 export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
@@ -45,31 +56,95 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
     this.policy = lockoutPolicyOf(config);
   }
 
-  /** Counts one failure; locks when it is the `maxFailures`-th inside the window. */
-  async recordFailure(appToken: string, userLoginId: string): Promise<FailureCount> {
-    const { maxFailures, windowSeconds, lockSeconds } = this.policy;
-    // The failures that still count once this one is added: inside the window and after the
-    // end of the last lock, newest `maxFailures` kept.
+  /**
+   * The statement that claims a failure for (`$1`, `$2`), as the CTE `claim` returning `at`,
+   * or no row; parameters `$3`, `$4` are {@link claimParams}. Meant to be combined with a
+   * read in one round trip; {@link lockedSql} tells a locked login id from a busy one.
+   */
+  claimCte(): string {
+    // The failures that still count at the time `c.at` of the claim: inside the window and
+    // after the end of the last lock.
     const counted = `ARRAY(
-        SELECT t FROM unnest(f."failed_at" || now()) AS t
-         WHERE t > GREATEST(now() - make_interval(secs => $4::float8), COALESCE(f."locked_until", '-infinity'))
-         ORDER BY t DESC LIMIT $3::int)`;
-    const rows = (await this.dataSource.query(
-      `INSERT INTO "login_failures" AS f ("app_token", "user_login_id", "failed_at", "last_failed_at", "locked_until")
-       VALUES ($1, $2, ARRAY[now()], now(), CASE WHEN $3::int <= 1 THEN now() + make_interval(secs => $5::float8) END)
-       ON CONFLICT ("app_token", "user_login_id") DO UPDATE SET
-         "failed_at" = ${counted},
-         "last_failed_at" = now(),
-         "locked_until" = CASE WHEN cardinality(${counted}) >= $3::int THEN now() + make_interval(secs => $5::float8) ELSE f."locked_until" END
-       RETURNING cardinality(f."failed_at") AS "failures", COALESCE(f."locked_until" = now() + make_interval(secs => $5::float8), false) AS "locked"`,
-      [appToken, userLoginId, maxFailures, windowSeconds, lockSeconds],
-    )) as FailureCount[];
-    return rows[0]!;
+        SELECT t FROM unnest(f."failed_at") AS t
+         WHERE t > GREATEST(c."at" - make_interval(secs => $4::float8), COALESCE(f."locked_until", '-infinity'))
+         ORDER BY t)`;
+    return `"claim_at" AS (SELECT clock_timestamp() AS "at"),
+      "claim" AS (
+        INSERT INTO "login_failures" AS f ("app_token", "user_login_id", "failed_at", "last_failed_at")
+        SELECT $1, $2, ARRAY[c."at"], c."at" FROM "claim_at" c
+        ON CONFLICT ("app_token", "user_login_id") DO UPDATE SET
+          "failed_at" = (SELECT ${counted} || c."at" FROM "claim_at" c),
+          "last_failed_at" = EXCLUDED."last_failed_at"
+        WHERE (f."locked_until" IS NULL OR f."locked_until" <= EXCLUDED."last_failed_at")
+          AND (SELECT cardinality(${counted}) FROM "claim_at" c) < $3::int
+        RETURNING f."last_failed_at"::text AS "at")`;
   }
 
-  /** Forgets the failures of a login id (after a successful login). */
-  async reset(appToken: string, userLoginId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM "login_failures" WHERE "app_token" = $1 AND "user_login_id" = $2`, [appToken, userLoginId]);
+  /** Whether the login id (`$1`, `$2`) is locked, as read at the start of the statement. */
+  lockedSql(alias: string): string {
+    return `EXISTS (SELECT 1 FROM "login_failures" ${alias}
+      WHERE ${alias}."app_token" = $1 AND ${alias}."user_login_id" = $2 AND ${alias}."locked_until" > now())`;
+  }
+
+  /** Parameters `$3`, `$4` of {@link claimCte}. */
+  claimParams(): [number, number] {
+    return [this.policy.maxFailures, this.policy.windowSeconds];
+  }
+
+  /** Claims one failure. */
+  async claim(appToken: string, userLoginId: string): Promise<LoginClaim | NoClaim> {
+    const [row] = (await this.dataSource.query(
+      `WITH ${this.claimCte()} SELECT "claim"."at", ${this.lockedSql('l')} AS "locked" FROM (VALUES (1)) AS "one" ("x") LEFT JOIN "claim" ON true`,
+      [appToken, userLoginId, ...this.claimParams()],
+    )) as { at: string | null; locked: boolean }[];
+    return row!.at !== null ? { at: row!.at } : row!.locked ? 'locked' : 'busy';
+  }
+
+  /** A failed attempt: its claim stays a failure; returns whether it locked the login id. */
+  async fail(appToken: string, userLoginId: string): Promise<boolean> {
+    const { maxFailures, windowSeconds, lockSeconds } = this.policy;
+    const [, count] = (await this.dataSource.query(
+      `UPDATE "login_failures" f SET "locked_until" = now() + make_interval(secs => $5::float8)
+        WHERE f."app_token" = $1 AND f."user_login_id" = $2
+          AND (f."locked_until" IS NULL OR f."locked_until" <= now())
+          AND cardinality(ARRAY(
+                SELECT t FROM unnest(f."failed_at") AS t
+                 WHERE t > GREATEST(now() - make_interval(secs => $4::float8), COALESCE(f."locked_until", '-infinity')))) >= $3::int`,
+      [appToken, userLoginId, maxFailures, windowSeconds, lockSeconds],
+    )) as [unknown, number];
+    return count > 0;
+  }
+
+  /**
+   * A successful login: forgets the failures claimed up to and including `claim`; the row
+   * goes when nothing later is left.
+   */
+  async succeed(appToken: string, userLoginId: string, claim: LoginClaim): Promise<void> {
+    await this.forget(appToken, userLoginId, claim.at, 't <= $3::timestamptz');
+  }
+
+  /** An attempt that verified nothing (a directory outage, an error): gives its claim back. */
+  async release(appToken: string, userLoginId: string, claim: LoginClaim): Promise<void> {
+    await this.forget(appToken, userLoginId, claim.at, 't = $3::timestamptz');
+  }
+
+  /**
+   * Removes the failures matching `which` (of `t`, the failure, and `$3`, the claim); a lock
+   * stays only while the failures left still reach the limit. An empty row is deleted.
+   */
+  private async forget(appToken: string, userLoginId: string, at: string, which: string): Promise<void> {
+    const left = `ARRAY(SELECT t FROM unnest(f."failed_at") AS t WHERE NOT (${which}) ORDER BY t)`;
+    await this.dataSource.query(
+      `WITH "gone" AS (
+         DELETE FROM "login_failures" f
+          WHERE f."app_token" = $1 AND f."user_login_id" = $2 AND cardinality(${left}) = 0
+         RETURNING 1)
+       UPDATE "login_failures" f SET
+         "failed_at" = ${left},
+         "locked_until" = CASE WHEN cardinality(${left}) >= $4::int THEN f."locked_until" END
+        WHERE f."app_token" = $1 AND f."user_login_id" = $2 AND NOT EXISTS (SELECT 1 FROM "gone")`,
+      [appToken, userLoginId, at, this.policy.maxFailures],
+    );
   }
 
   /** Deletes rows that no longer count nor lock; returns how many. */

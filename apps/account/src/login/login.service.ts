@@ -1,59 +1,118 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
+import { AccountConfig } from '../config/account.config';
+import { DirectoryService } from '../directory/directory.service';
 import { PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { type UserView, toUserView } from '../users/user.view';
 import type { LoginDto } from './dto/login.dto';
-import { LoginLockout } from './login-lockout';
+import { AttemptGate, GateTimeoutError } from './attempt-gate';
+import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
 
 /**
- * Login check (interface 13, number 204). An unknown login id and a wrong password give the
- * same answer after the same work (a check against the dummy hash); both count towards the
- * lock of the (app, login id).
+ * Login check (interface 13, number 204). Each attempt first claims one of the allowed
+ * failures of its (app, login id) (see {@link LoginLockout}), then verifies the password: an
+ * unknown login id and a wrong password give the same answer after the same work (a check
+ * against the dummy hash), and both count towards the lock. A domain user's password is
+ * checked by the app's directory instead (CONTRACT §9), under the same rules.
  */
 interface LoginRead {
   /** The user's row, `null` when the login id is unknown. */
   user: UserEntity | null;
-  /** The login id is locked now. */
-  locked: boolean;
-  /** Failures are recorded for it (a success clears them). */
-  failing: boolean;
+  /** This attempt's claim, or why there is none. */
+  claim: LoginClaim | NoClaim;
 }
+
+/**
+ * How long an attempt waits for a claim while the allowed ones are all being verified (then
+ * 429 90429); the pauses between claims while another instance holds them.
+ */
+const BUSY_WAIT_MS = 10_000;
+const BUSY_RETRY_MS = { first: 5, max: 100 };
 
 @Injectable()
 export class LoginService {
   private readonly logger = new Logger(LoginService.name);
   /**
-   * The user and the login id's failure row in one round trip: the login reads both before
-   * it verifies, and PostgreSQL's CPU is the argon2 hashes' CPU on a shared host.
+   * The claim and the user in one round trip: PostgreSQL's CPU is the argon2 hashes' CPU on
+   * a shared host.
    */
   private readonly readSql: string;
+  /** Turns of the attempts of one login id in this instance. */
+  private readonly gate: AttemptGate;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly usersService: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly lockout: LoginLockout,
+    private readonly directory: DirectoryService,
     private readonly metrics: Metrics,
+    @Inject(AccountConfig) config: AccountConfig,
   ) {
-    this.readSql = `SELECT ${usersService.columnList('u')},
-        COALESCE(f."locked_until" > now(), false) AS "__locked", f."app_token" IS NOT NULL AS "__failing"
+    this.gate = new AttemptGate(config.LOGIN_MAX_FAILURES);
+    this.readSql = `WITH ${lockout.claimCte()}
+      SELECT ${usersService.columnList('u')}, "claim"."at" AS "__claim_at", ${lockout.lockedSql('l')} AS "__locked"
       FROM (VALUES (1)) AS "one" ("x")
       LEFT JOIN "users" "u" ON "u"."app_token" = $1 AND "u"."user_login_id" = $2
-      LEFT JOIN "login_failures" "f" ON "f"."app_token" = $1 AND "f"."user_login_id" = $2`;
+      LEFT JOIN "claim" ON true`;
   }
 
-  private async read(appToken: string, userLoginId: string): Promise<LoginRead> {
-    const [row] = (await this.dataSource.query(this.readSql, [appToken, userLoginId])) as (UserEntity & {
+  private async claimAndRead(appToken: string, userLoginId: string): Promise<LoginRead> {
+    const [row] = (await this.dataSource.query(this.readSql, [appToken, userLoginId, ...this.lockout.claimParams()])) as (UserEntity & {
+      __claim_at: string | null;
       __locked: boolean;
-      __failing: boolean;
     })[];
-    const { __locked: locked, __failing: failing, ...user } = row!;
-    return { user: user.userLoginId === null ? null : user, locked, failing };
+    const { __claim_at: at, __locked: locked, ...user } = row!;
+    return { user: user.userLoginId === null ? null : user, claim: at !== null ? { at } : locked ? 'locked' : 'busy' };
+  }
+
+  /**
+   * Claims an attempt. Attempts of one login id in this instance take turns in memory (as
+   * many at a time as there are allowed failures), so that they do not ask PostgreSQL in vain;
+   * while attempts of another instance hold the allowed failures, it claims again after short
+   * pauses. Nothing free after {@link BUSY_WAIT_MS}: 429 90429.
+   */
+  private async claimWaiting(
+    appToken: string,
+    userLoginId: string,
+    deadline: number,
+  ): Promise<{ user: UserEntity | null; claim: LoginClaim | null }> {
+    for (let pause = BUSY_RETRY_MS.first; ; pause = Math.min(pause * 2, BUSY_RETRY_MS.max)) {
+      const { user, claim } = await this.claimAndRead(appToken, userLoginId);
+      if (claim === 'locked') return { user, claim: null };
+      if (claim !== 'busy') return { user, claim };
+      if (Date.now() >= deadline) {
+        this.metrics.login().failure('busy');
+        throw new ApiException(AccountCodes.RATE_LIMITED);
+      }
+      await sleep(pause / 2 + Math.random() * pause);
+    }
+  }
+
+  /** Runs `attempt` with a turn of the login id in this instance. */
+  private async inTurn<T>(appToken: string, userLoginId: string, attempt: (deadline: number) => Promise<T>): Promise<T> {
+    const key = `${appToken}\n${userLoginId}`;
+    const deadline = Date.now() + BUSY_WAIT_MS;
+    try {
+      await this.gate.enter(key, BUSY_WAIT_MS);
+    } catch (err) {
+      if (err instanceof GateTimeoutError) {
+        this.metrics.login().failure('busy');
+        throw new ApiException(AccountCodes.RATE_LIMITED);
+      }
+      throw err;
+    }
+    try {
+      return await attempt(deadline);
+    } finally {
+      this.gate.leave(key);
+    }
   }
 
   async login(app: RegisteredApp, userLoginId: string, dto: LoginDto): Promise<UserView> {
@@ -62,28 +121,52 @@ export class LoginService {
       this.metrics.login().failure('undecryptable');
       throw new ApiException(AccountCodes.INVALID_USER_INFO);
     }
-    const { user, locked, failing } = await this.read(app.appToken, userLoginId);
-    if (locked) {
+    return this.inTurn(app.appToken, userLoginId, (deadline) => this.check(app, userLoginId, dto, password, deadline));
+  }
+
+  private async check(app: RegisteredApp, userLoginId: string, dto: LoginDto, password: string, deadline: number): Promise<UserView> {
+    const { user, claim } = await this.claimWaiting(app.appToken, userLoginId, deadline);
+    if (!claim) {
       this.metrics.login().failure('locked');
       throw new ApiException(AccountCodes.LOGIN_LOCKED);
     }
 
-    const stored = user?.userPwdHash ?? null;
-    const check = await this.hasher.check(stored, password);
+    let check: { ok: boolean; needsRehash: boolean };
+    try {
+      check =
+        user?.isDomainUser === '1'
+          ? { ok: await this.directory.verify(app.appToken, userLoginId, password), needsRehash: false }
+          : await this.hasher.check(user?.userPwdHash ?? null, password);
+    } catch (err) {
+      // Nothing was verified (the directory unavailable, an error): not a failure.
+      await this.giveBack(app.appToken, userLoginId, claim);
+      throw err;
+    }
     if (!user || !check.ok) {
-      const failures = await this.lockout.recordFailure(app.appToken, userLoginId);
+      // The claim stays: it is this failure.
+      const locked = await this.lockout.fail(app.appToken, userLoginId);
       this.metrics.login().failure('bad_credentials');
-      if (failures.locked) this.metrics.login().lockout();
+      if (locked) this.metrics.login().lockout();
       throw new ApiException(AccountCodes.LOGIN_FAILED);
     }
     if (dto.is_domain_user !== undefined && dto.is_domain_user !== user.isDomainUser) {
+      await this.giveBack(app.appToken, userLoginId, claim);
       this.metrics.login().failure('user_type');
       throw new ApiException(AccountCodes.LOGIN_USER_TYPE);
     }
 
-    if (failing) await this.lockout.reset(app.appToken, userLoginId);
-    if (check.needsRehash && stored) await this.rehash(app.appToken, userLoginId, stored, password);
+    await this.lockout.succeed(app.appToken, userLoginId, claim);
+    if (check.needsRehash && user.userPwdHash) await this.rehash(app.appToken, userLoginId, user.userPwdHash, password);
     return toUserView(user);
+  }
+
+  /** Gives back the claim of an attempt that is not a failure; an error here leaves it counted. */
+  private async giveBack(appToken: string, userLoginId: string, claim: LoginClaim): Promise<void> {
+    try {
+      await this.lockout.release(appToken, userLoginId, claim);
+    } catch (err) {
+      this.logger.warn(`login claim release failed: ${(err as Error).message}`);
+    }
   }
 
   /** Replaces a hash made with old parameters; a failure here must not fail the login. */

@@ -34,6 +34,9 @@ type UserFields = Partial<Omit<UserEntity, 'appToken' | 'userLoginId' | 'userSeq
  * Users of an app (interfaces 200-203). Every query is scoped to the calling app: another
  * app's users do not exist here (CONTRACT §5).
  */
+/** Reason of the 400 for a `user_pwd` sent for a domain user: "domain user takes no user_pwd". */
+const DOMAIN_USER_PWD = 'domain user takes no';
+
 @Injectable()
 export class UsersService {
   /**
@@ -55,6 +58,8 @@ export class UsersService {
 
   /** Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists. */
   async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
+    // A domain user's password is the directory's (CONTRACT §9).
+    if (dto.is_domain_user === '1' && dto.user_pwd !== undefined) throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
     if (await this.users.existsBy({ appToken, userLoginId })) throw new ApiException(AccountCodes.USER_EXISTS);
     const auths = parseIdList(dto.user_auths, 'user_auths');
     const groups = parseIdList(dto.user_auth_groups, 'user_auth_groups');
@@ -86,7 +91,8 @@ export class UsersService {
   async modify(appToken: string, userLoginId: string, dto: ModifyUserDto): Promise<void> {
     const current = await this.users.findOneBy({ appToken, userLoginId });
     if (!current) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
-    if (dto.user_pwd === '' && current.isDomainUser !== '1') throw new InvalidParameterException('user_pwd', 'missing');
+    if (dto.user_pwd !== undefined && current.isDomainUser === '1') throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
+    if (dto.user_pwd === '') throw new InvalidParameterException('user_pwd', 'missing');
     const auths = dto.user_auths === undefined ? undefined : parseIdList(dto.user_auths, 'user_auths');
     const groups = dto.user_auth_groups === undefined ? undefined : parseIdList(dto.user_auth_groups, 'user_auth_groups');
     await this.assertReferencesExist(appToken, auths ?? [], groups ?? []);

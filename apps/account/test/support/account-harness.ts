@@ -5,6 +5,7 @@ import { type AppCredential, AppRegistry } from '@geoaccount/signing';
 import { AccountClient } from '@geoaccount/client';
 import { createAccountApp } from '../../src/app';
 import { type AccountConfig, loadAccountConfig } from '../../src/config/account.config';
+import { type DirectoryConfig, loadDirectoryConfig } from '../../src/config/directory.config';
 import { createTestDatabase, dropTestDatabase, serverUrl } from './database';
 
 /** App A: AES-GCM logins. */
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** Apps registered besides A and B. */
   apps?: AppCredential[];
+  /** Directories of domain logins; default: the `LDAP_*` variables of `env`. */
+  directories?: DirectoryConfig;
 }
 
 /** A running account service (the real app) on 127.0.0.1, port 0. */
@@ -63,7 +66,7 @@ export interface RunningAccountApp {
 export async function listenAccountApp(databaseUrl: string, options: HarnessOptions = {}): Promise<RunningAccountApp> {
   const config = loadAccountConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'silent', ...options.env });
   const registry = new AppRegistry([APP_A, APP_B, ...(options.apps ?? [])]);
-  const app = await createAccountApp(config, registry);
+  const app = await createAccountApp(config, registry, options.directories ?? loadDirectoryConfig({ ...options.env }));
   try {
     await app.listen(0, '127.0.0.1');
   } catch (err) {
