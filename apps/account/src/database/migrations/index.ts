@@ -1,8 +1,9 @@
 import { AuthsAndGroups1767225600000 } from './1767225600000-auths-and-groups';
 import { UsersAndLogin1767225700000 } from './1767225700000-users-and-login';
+import { AuthSeqPerApp1767225800000 } from './1767225800000-auth-seq-per-app';
 
 /**
  * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
  * the same list works from the TypeScript sources and from `dist`. Append new ones at the end.
  */
-export const MIGRATIONS = [AuthsAndGroups1767225600000, UsersAndLogin1767225700000];
+export const MIGRATIONS = [AuthsAndGroups1767225600000, UsersAndLogin1767225700000, AuthSeqPerApp1767225800000];
