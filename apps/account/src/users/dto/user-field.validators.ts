@@ -55,6 +55,17 @@ export function isJsonObjectText(text: string, maxDepth = USER_EXTENDS_MAX_DEPTH
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** The index of the quote that closes the JSON string opening at `start` (one not escaped by an odd run of backslashes). */
+function closingQuote(json: string, start: number): number {
+  for (let from = start + 1; ; ) {
+    const quote = json.indexOf('"', from);
+    let before = quote - 1;
+    while (json.charCodeAt(before) === BACKSLASH) before--;
+    if ((quote - 1 - before) % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
 /** Whether `c` can continue a JSON number (`0-9 . e E + -`). */
 function inNumber(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
@@ -72,21 +83,16 @@ function isUnambiguousJson(json: string, maxDepth: number): boolean {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (c === QUOTE) {
-      const start = i;
-      let escaped = false;
-      for (i++; json.charCodeAt(i) !== QUOTE; i++) {
-        if (json.charCodeAt(i) === BACKSLASH) {
-          i++;
-          escaped = true;
-        }
-      }
+      const end = closingQuote(json, i);
       const keys = open[open.length - 1];
       if (expectKey && keys) {
-        const key = escaped ? (JSON.parse(json.slice(start, i + 1)) as string) : json.slice(start + 1, i);
+        const raw = json.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
         if (keys.has(key)) return false;
         keys.add(key);
         expectKey = false;
       }
+      i = end;
     } else if (c === 0x7b || c === 0x5b) {
       // { [
       if (open.length === maxDepth) return false;
