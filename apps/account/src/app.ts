@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import { accountEnvelope, applyHttpDefaults } from '@geoaccount/api';
-import { applyOperations } from '@geoaccount/observability';
+import { applyOperations, httpTimeoutsOf } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import type { AccountConfig } from './config/account.config';
@@ -22,8 +22,9 @@ export async function createAccountApp(
     logger: nestLogLevels(config.LOG_LEVEL),
     bufferLogs: true,
   });
-  // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
-  applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false });
+  // main installs the graceful shutdown (drain, then close) instead of Nest's hooks; slow
+  // clients are cut off after HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS.
+  applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false, timeouts: httpTimeoutsOf(config) });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
   applyOperations(app, {
     openApi: {

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { lbsEnvelope, applyHttpDefaults } from '@geoaccount/api';
-import { applyOperations } from '@geoaccount/observability';
+import { applyOperations, httpTimeoutsOf } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule, type LocationAppOptions } from './app.module';
 import { type LocationConfig, corsOrigins } from './config/location.config';
@@ -20,7 +20,8 @@ export async function createLocationApp(
   // Every operation is a GET: no body parsers in front of them.
   // main installs the graceful shutdown (drain, then close) instead of Nest's hooks.
   // The operations check their parameters with ParamsPipe (lbs/dto): no DTO class to validate.
-  applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false, validationPipe: false });
+  // Slow clients are cut off after HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS.
+  applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false, validationPipe: false, timeouts: httpTimeoutsOf(config) });
   // The web console calls from the account service's origin (CONTRACT §12): those origins only.
   const origins = corsOrigins(config);
   if (origins.length > 0) app.enableCors({ origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });

@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { EnvelopeStyle } from './envelope';
@@ -17,6 +18,18 @@ export interface HttpDefaultsOptions {
    * for every argument of every handler.
    */
   validationPipe?: boolean;
+  /** Timeouts of the HTTP server against slow clients; absent: Node's defaults (60 s headers, 300 s request). */
+  timeouts?: HttpTimeouts;
+}
+
+/** The HTTP server's limits on slow clients, in milliseconds. */
+export interface HttpTimeouts {
+  /** To receive a request's headers (`headersTimeout`); then 408 and the connection is closed. */
+  headersMs: number;
+  /** To receive a whole request, headers and body (`requestTimeout`); then 408 and close. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this (`keepAliveTimeout`). */
+  keepAliveMs: number;
 }
 
 /**
@@ -34,6 +47,21 @@ export function applyHttpDefaults(app: INestApplication, style: EnvelopeStyle, o
   app.useGlobalFilters(new ApiExceptionFilter(style));
   if (options.validationPipe !== false) app.useGlobalPipes(createValidationPipe());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
+  if (options.timeouts) applyServerTimeouts(app.getHttpServer() as Server, options.timeouts);
+}
+
+/**
+ * Sets the timeouts of `server` (before it listens). Node checks the headers and request
+ * timeouts only every `connectionsCheckingInterval` (30 s by default), which would let a slow
+ * client hold a connection for up to 30 s past its limit: the check runs every tenth of the
+ * smaller limit here (at most once a second, at least every 50 ms).
+ */
+export function applyServerTimeouts(server: Server, timeouts: HttpTimeouts): void {
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  const check = Math.min(1000, Math.max(50, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 10)));
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = check;
 }
 
 /**

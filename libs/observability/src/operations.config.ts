@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Max, Min, ValidateBy } from 'class-validator';
+import type { HttpTimeouts } from '@geoaccount/api';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -32,4 +33,42 @@ export class OperationsConfig {
   @Min(0)
   @Max(600_000)
   SHUTDOWN_DRAIN_MS = 0;
+
+  /** Longest a client may take to send a request's headers; then 408 and the connection is closed. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** Longest a client may take to send a whole request (headers and body); at least `HTTP_HEADERS_TIMEOUT_MS`. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  @ValidateBy(
+    {
+      name: 'notBelowHeadersTimeout',
+      validator: { validate: (value: unknown, args) => Number(value) >= (args?.object as OperationsConfig).HTTP_HEADERS_TIMEOUT_MS },
+      constraints: [],
+    },
+    { message: 'must be at least HTTP_HEADERS_TIMEOUT_MS' },
+  )
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** How long an idle keep-alive connection is kept open after an answer (above a proxy's idle timeout). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+}
+
+/** The HTTP server timeouts of `applyHttpDefaults` from the operations settings. */
+export function httpTimeoutsOf(config: OperationsConfig): HttpTimeouts {
+  return {
+    headersMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  };
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /*
@@ -155,4 +155,47 @@ export async function driveLoad(
     }),
   );
   return result;
+}
+
+/** What a slow client saw: when the server closed the connection, and what it answered. */
+export interface SlowRequestResult {
+  /** Milliseconds from connecting to the server closing the connection; `undefined`: still open at `giveUpMs`. */
+  closedAfterMs: number | undefined;
+  /** Everything the server sent. */
+  received: string;
+}
+
+/**
+ * A client that sends `chunks` over one raw TCP connection, one every `everyMs` (then sends
+ * nothing more), as a slow or hostile client does, until the server closes the connection
+ * or `giveUpMs` passes.
+ */
+export function slowRequest(
+  port: number,
+  chunks: readonly string[],
+  options: { everyMs: number; giveUpMs: number },
+): Promise<SlowRequestResult> {
+  return new Promise((resolvePromise) => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    let next = 0;
+    const timer = setInterval(() => {
+      if (next < chunks.length && !socket.destroyed) socket.write(chunks[next++]!);
+    }, options.everyMs);
+    const giveUp = setTimeout(() => finish(undefined), options.giveUpMs);
+    let done = false;
+    const finish = (closedAfterMs: number | undefined) => {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolvePromise({ closedAfterMs, received });
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (data: string) => (received += data));
+    socket.on('error', () => undefined);
+    socket.on('close', () => finish(Date.now() - started));
+  });
 }

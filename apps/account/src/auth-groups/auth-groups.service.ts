@@ -100,7 +100,7 @@ export class AuthGroupsService {
       .innerJoin(AuthGroupAuthEntity, 'm', 'm.appToken = a.appToken AND m.authId = a.authId')
       .where('m.appToken = :appToken AND m.groupId = :groupId', { appToken, groupId })
       .getMany();
-    const order = parseIdList(group.groupAuths ?? '', 'group_auths');
+    const order = parseIdList(group.groupAuths ?? '', 'group_auths', true);
     auths.sort((x, y) => order.indexOf(x.authId) - order.indexOf(y.authId));
     return { ...toGroupListItem(group), group_auth_detail: auths.map(toAuthSummary) };
   }

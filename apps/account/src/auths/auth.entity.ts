@@ -6,7 +6,7 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 @Index('auths_app_token_auth_type_idx', ['appToken', 'authType'])
 @Index('auths_app_token_auth_level_idx', ['appToken', 'authLevel'])
 @Index('auths_app_token_parent_auth_id_idx', ['appToken', 'parentAuthId'])
-@Unique('auths_auth_seq_id_key', ['authSeqId'])
+@Unique('auths_app_token_auth_seq_id_key', ['appToken', 'authSeqId'])
 export class AuthEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'auths_pkey' })
   appToken!: string;
@@ -14,8 +14,8 @@ export class AuthEntity {
   @PrimaryColumn({ name: 'auth_id', type: 'varchar', length: 16, primaryKeyConstraintName: 'auths_pkey' })
   authId!: string;
 
-  /** From the `auth_seq_id_seq` sequence; a numeric string (bigint). */
-  @Column({ name: 'auth_seq_id', type: 'bigint', insert: false, update: false, default: () => "nextval('auth_seq_id_seq')" })
+  /** 1, 2, 3... per app, set by the `auths_seq_id` trigger on insert; a numeric string (bigint). */
+  @Column({ name: 'auth_seq_id', type: 'bigint', insert: false, update: false })
   authSeqId!: string;
 
   @Column({ name: 'auth_name', type: 'varchar', length: 64 })

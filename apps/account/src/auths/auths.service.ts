@@ -5,6 +5,7 @@ import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccou
 import { parseIdList } from '../common/id-list';
 import { isUniqueViolation } from '../common/pg-errors';
 import { TimestampFormatter } from '../common/timestamp';
+import { AccountConfig } from '../config/account.config';
 import { AuthEntity } from './auth.entity';
 import { type AuthListItem, type AuthView, toAuthListItem, toAuthView } from './auth.view';
 import type { AuthFieldsDto, CreateAuthDto } from './dto/create-auth.dto';
@@ -26,19 +27,27 @@ const FIELD_COLUMNS = {
 export class AuthsService {
   /** Every column under its entity property name, for lists read without TypeORM's hydration. */
   private readonly columns: string;
+  /** Most levels of one hierarchy (`AUTH_MAX_DEPTH`). */
+  private readonly maxDepth: number;
 
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(AuthEntity) private readonly auths: Repository<AuthEntity>,
     private readonly time: TimestampFormatter,
+    config: AccountConfig,
   ) {
+    this.maxDepth = config.AUTH_MAX_DEPTH;
     this.columns = dataSource
       .getMetadata(AuthEntity)
       .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
       .join(', ');
   }
 
-  /** 10010 when the id exists (checked first, race-safe through the primary key); 10021 when the parent does not. */
+  /**
+   * 10010 when the id exists (checked first, race-safe through the primary key); 10021 when the
+   * parent does not; 90100 (parent_auth_id) when the new auth would be deeper than
+   * `AUTH_MAX_DEPTH`. `auth_seq_id` is the app's next number (a trigger, see the migration).
+   */
   async create(appToken: string, authId: string, dto: CreateAuthDto): Promise<void> {
     try {
       await this.dataSource.transaction(async (em) => {
@@ -50,7 +59,12 @@ export class AuthsService {
         await em.insert(AuthEntity, values);
         if (dto.parent_auth_id) {
           if (dto.parent_auth_id === authId) throw new InvalidParameterException('parent_auth_id', 'cyclic');
-          if (!(await this.exists(em, appToken, dto.parent_auth_id))) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING);
+          // With the parent changes of the app (modify): a concurrent re-parenting cannot make
+          // this chain deeper between the check and the commit.
+          await this.lockHierarchy(em, appToken);
+          const chain = await this.ancestry(em, appToken, dto.parent_auth_id);
+          if (chain.length === 0) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING);
+          if (chain.length + 1 > this.maxDepth) throw new InvalidParameterException('parent_auth_id', 'too deep');
         }
       });
     } catch (err) {
@@ -61,13 +75,15 @@ export class AuthsService {
 
   /**
    * Partial update. 10130 when the auth does not exist; 10131 when the new parent does not;
-   * 90100 (parent_auth_id) when the auth would become its own ancestor. Parent changes of
-   * one app are serialised so that two concurrent changes cannot build a cycle together.
+   * 90100 (parent_auth_id) when the auth would become its own ancestor, or when it or one of
+   * its descendants would be deeper than `AUTH_MAX_DEPTH`. Parent changes of one app (and
+   * creates with a parent) are serialised so that concurrent changes cannot build a cycle or
+   * a chain too deep together.
    */
   async modify(appToken: string, authId: string, dto: ModifyAuthDto): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const parent = dto.parent_auth_id;
-      if (parent) await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('auths:' || $1, 0))`, [appToken]);
+      if (parent) await this.lockHierarchy(em, appToken);
       const current = await em
         .createQueryBuilder(AuthEntity, 'a')
         .setLock('pessimistic_write')
@@ -78,6 +94,9 @@ export class AuthsService {
         const chain = await this.ancestry(em, appToken, parent);
         if (chain.length === 0) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING_ON_MODIFY);
         if (chain.includes(authId)) throw new InvalidParameterException('parent_auth_id', 'cyclic');
+        if (current.parentAuthId !== parent && chain.length + (await this.height(em, appToken, authId)) > this.maxDepth) {
+          throw new InvalidParameterException('parent_auth_id', 'too deep');
+        }
       }
       const changes: Record<string, unknown> = { updateTime: () => 'now()' };
       if (dto.auth_name !== undefined) changes.authName = dto.auth_name;
@@ -129,8 +148,27 @@ export class AuthsService {
     return toAuthView(auth);
   }
 
-  private async exists(em: EntityManager, appToken: string, authId: string): Promise<boolean> {
-    return em.existsBy(AuthEntity, { appToken, authId });
+  /** Serialises the hierarchy changes of one app until the transaction ends. */
+  private async lockHierarchy(em: EntityManager, appToken: string): Promise<void> {
+    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('auths:' || $1, 0))`, [appToken]);
+  }
+
+  /**
+   * Levels of the subtree of `authId` (1: no children), counted down to one level past the
+   * limit at most: enough to tell whether a re-parenting goes too deep.
+   */
+  private async height(em: EntityManager, appToken: string, authId: string): Promise<number> {
+    const rows = (await em.query(
+      `WITH RECURSIVE sub (auth_id, level) AS (
+         SELECT auth_id, 1 FROM auths WHERE app_token = $1 AND auth_id = $2
+         UNION ALL
+         SELECT a.auth_id, s.level + 1 FROM auths a JOIN sub s ON a.app_token = $1 AND a.parent_auth_id = s.auth_id
+          WHERE s.level <= $3
+       )
+       SELECT max(level)::int AS height FROM sub`,
+      [appToken, authId, this.maxDepth],
+    )) as { height: number }[];
+    return rows[0]?.height ?? 1;
   }
 
   /** `authId` and its ancestors (empty when `authId` does not exist). */

@@ -1,9 +1,10 @@
 import { type ArgumentMetadata, Param, type PipeTransform } from '@nestjs/common';
 import { InvalidParameterException } from '@geoaccount/api';
-import { ID_PATTERN, fitsChars } from './field-rules';
+import { recordIdProblem } from './field-rules';
 
 /**
- * A record id of the path (1 to `max` characters as PostgreSQL counts them, `ID_PATTERN`), checked
+ * A record id of the path (1 to `max` characters as PostgreSQL counts them, `recordIdProblem`:
+ * `ID_PATTERN` and `isCanonicalText`), checked
  * by hand: every read of one record goes through it, and class-transformer with
  * class-validator cost tens of microseconds for one string.
  */
@@ -14,8 +15,8 @@ export class RecordIdPipe implements PipeTransform<unknown, string> {
     const field = data ?? 'id';
     if (value === undefined || value === '') throw new InvalidParameterException(field, 'missing');
     if (typeof value !== 'string') throw new InvalidParameterException(field, 'invalid');
-    if (!fitsChars(value, this.max)) throw new InvalidParameterException(field, 'too long');
-    if (!ID_PATTERN.test(value)) throw new InvalidParameterException(field, 'invalid');
+    const problem = recordIdProblem(value, this.max);
+    if (problem) throw new InvalidParameterException(field, problem);
     return value;
   }
 }

@@ -15,6 +15,7 @@ describe('account config', () => {
       BODY_LIMIT: '64kb',
       TZ: 'UTC',
     });
+    expect(config.AUTH_MAX_DEPTH).toBe(64);
   });
 
   it.each([
@@ -34,6 +35,9 @@ describe('account config', () => {
     ['EMBEDDED_PG_PORT', '70000'],
     ['BODY_LIMIT', 'lots'],
     ['TZ', 'Mars/Olympus_Mons'],
+    ['AUTH_MAX_DEPTH', '0'],
+    ['AUTH_MAX_DEPTH', '1001'],
+    ['AUTH_MAX_DEPTH', 'deep'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadAccountConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadAccountConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));
@@ -50,5 +54,6 @@ describe('account config', () => {
       TZ: 'Asia/Shanghai',
       BODY_LIMIT: '1mb',
     });
+    expect(loadAccountConfig({ AUTH_MAX_DEPTH: '8' }).AUTH_MAX_DEPTH).toBe(8);
   });
 });

@@ -126,6 +126,17 @@ export class AccountConfig extends OperationsConfig {
   @Min(1)
   @Max(86400 * 30)
   LOGIN_LOCK_SECONDS = 900;
+
+  /**
+   * Most levels of one auth hierarchy (a root auth is level 1): creating or re-parenting an
+   * auth that would make a chain deeper is refused, and permissions are inherited through at
+   * most `AUTH_MAX_DEPTH - 1` ancestors.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  AUTH_MAX_DEPTH = 64;
 }
 
 export function loadAccountConfig(env: NodeJS.ProcessEnv = process.env): AccountConfig {

@@ -48,12 +48,12 @@ describe('holdsAuth', () => {
   );
 
   it('holds an effective auth with its grant', () => {
-    expect(holdsAuth('mid', new Map([['mid', 'direct']]), auths)).toEqual({ has: true, via: 'direct' });
-    expect(holdsAuth('mid', new Map([['mid', 'group:g']]), auths)).toEqual({ has: true, via: 'group:g' });
+    expect(holdsAuth('mid', new Map([['mid', 'direct']]), auths, 63)).toEqual({ has: true, via: 'direct' });
+    expect(holdsAuth('mid', new Map([['mid', 'group:g']]), auths, 63)).toEqual({ has: true, via: 'group:g' });
   });
 
   it('holds a descendant of an effective auth, naming the nearest ancestor', () => {
-    expect(holdsAuth('leaf', new Map([['root', 'direct']]), auths)).toEqual({ has: true, via: 'ancestor:root' });
+    expect(holdsAuth('leaf', new Map([['root', 'direct']]), auths, 63)).toEqual({ has: true, via: 'ancestor:root' });
     expect(
       holdsAuth(
         'leaf',
@@ -62,6 +62,7 @@ describe('holdsAuth', () => {
           ['mid', 'group:g'],
         ]),
         auths,
+        63,
       ),
     ).toEqual({ has: true, via: 'ancestor:mid' });
   });
@@ -75,27 +76,37 @@ describe('holdsAuth', () => {
           ['leaf', 'group:g'],
         ]),
         auths,
+        63,
       ),
     ).toEqual({ has: true, via: 'group:g' });
   });
 
   it('does not hold an ancestor of an effective auth, nor an unrelated one', () => {
-    expect(holdsAuth('root', new Map([['leaf', 'direct']]), auths)).toEqual({ has: false, via: null });
-    expect(holdsAuth('other', new Map([['root', 'direct']]), auths)).toEqual({ has: false, via: null });
+    expect(holdsAuth('root', new Map([['leaf', 'direct']]), auths, 63)).toEqual({ has: false, via: null });
+    expect(holdsAuth('other', new Map([['root', 'direct']]), auths, 63)).toEqual({ has: false, via: null });
   });
 
   it('never holds a disabled or unknown auth', () => {
-    expect(holdsAuth('off', new Map([['root', 'direct']]), auths)).toEqual({ has: false, via: null });
-    expect(holdsAuth('nope', new Map([['root', 'direct']]), auths)).toEqual({ has: false, via: null });
+    expect(holdsAuth('off', new Map([['root', 'direct']]), auths, 63)).toEqual({ has: false, via: null });
+    expect(holdsAuth('nope', new Map([['root', 'direct']]), auths, 63)).toEqual({ has: false, via: null });
   });
 
   it('does not pass a grant down through a disabled auth', () => {
     const chain = authMap(['top', '1', ''], ['gate', '0', 'top'], ['below', '1', 'gate']);
-    expect(holdsAuth('below', new Map([['top', 'direct']]), chain)).toEqual({ has: false, via: null });
+    expect(holdsAuth('below', new Map([['top', 'direct']]), chain, 63)).toEqual({ has: false, via: null });
+  });
+
+  it('follows at most maxAncestors ancestors', () => {
+    // a1 (root) > a2 > ... > a5
+    const chain = authMap(['a1', '1', ''], ['a2', '1', 'a1'], ['a3', '1', 'a2'], ['a4', '1', 'a3'], ['a5', '1', 'a4']);
+    const grant = new Map([['a1', 'direct' as const]]);
+    expect(holdsAuth('a5', grant, chain, 4)).toEqual({ has: true, via: 'ancestor:a1' });
+    expect(holdsAuth('a5', grant, chain, 3)).toEqual({ has: false, via: null });
+    expect(holdsAuth('a4', grant, chain, 3)).toEqual({ has: true, via: 'ancestor:a1' });
   });
 
   it('stops on a parent cycle', () => {
     const cyclic = authMap(['x', '1', 'y'], ['y', '1', 'x']);
-    expect(holdsAuth('x', new Map(), cyclic)).toEqual({ has: false, via: null });
+    expect(holdsAuth('x', new Map(), cyclic, 63)).toEqual({ has: false, via: null });
   });
 });

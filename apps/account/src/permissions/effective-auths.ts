@@ -19,9 +19,6 @@ export type HoldVia = GrantVia | `ancestor:${string}`;
 
 export const AUTH_STATE_OK = '1';
 
-/** Longest parent chain followed (a guard: the auths service refuses cycles). */
-export const MAX_ANCESTRY = 64;
-
 /**
  * The user's effective auths: the auths of `user_auths` plus those of the groups of
  * `user_auth_groups`, deduplicated, only those that exist with `auth_state` 1. A direct
@@ -43,12 +40,14 @@ export function effectiveAuths(grants: Grants, auths: ReadonlyMap<string, AuthNo
  * either it is effective for the user (direct, then group), or one of its ancestors
  * (following `parent_auth_id`) is, the nearest first, with every auth between the target
  * and that ancestor in `auth_state` 1 too (a disabled auth passes nothing down).
- * `auths` must hold the target's parent chain.
+ * `auths` must hold the target's parent chain. At most `maxAncestors` ancestors are followed
+ * (`AUTH_MAX_DEPTH - 1`: the auths service keeps every chain within it, and refuses cycles).
  */
 export function holdsAuth(
   target: string,
   effective: ReadonlyMap<string, GrantVia>,
   auths: ReadonlyMap<string, AuthNode>,
+  maxAncestors: number,
 ): { has: boolean; via: HoldVia | null } {
   const node = auths.get(target);
   if (node?.authState !== AUTH_STATE_OK) return { has: false, via: null };
@@ -57,7 +56,7 @@ export function holdsAuth(
 
   const seen = new Set([target]);
   let parentId = node.parentAuthId;
-  for (let depth = 0; parentId && depth < MAX_ANCESTRY && !seen.has(parentId); depth++) {
+  for (let depth = 0; parentId && depth < maxAncestors && !seen.has(parentId); depth++) {
     if (effective.has(parentId)) return { has: true, via: `ancestor:${parentId}` };
     const parent = auths.get(parentId);
     if (parent?.authState !== AUTH_STATE_OK) break;

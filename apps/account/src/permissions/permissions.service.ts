@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
 import { parseIdList } from '../common/id-list';
-import { type AuthNode, type Grants, type HoldVia, MAX_ANCESTRY, effectiveAuths, holdsAuth } from './effective-auths';
+import { AccountConfig } from '../config/account.config';
+import { type AuthNode, type Grants, type HoldVia, effectiveAuths, holdsAuth } from './effective-auths';
 
 /** An auth as the permission answers list it (the items of `group_auth_detail`). */
 export interface AuthSummary {
@@ -33,7 +34,15 @@ function summaryOf(row: AuthRow): AuthSummary {
 /** A user's effective permissions (interfaces 205 and 206; rules in `effective-auths.ts`). */
 @Injectable()
 export class PermissionsService {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Ancestors followed when an auth is inherited: `AUTH_MAX_DEPTH - 1`. */
+  private readonly maxAncestors: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    config: AccountConfig,
+  ) {
+    this.maxAncestors = config.AUTH_MAX_DEPTH - 1;
+  }
 
   /** The user's effective auths in creation order; 404 20501 when the user is unknown. */
   async effective(appToken: string, userLoginId: string): Promise<AuthSummary[]> {
@@ -51,7 +60,7 @@ export class PermissionsService {
     const grants = await this.grantsOf(appToken, userLoginId, AccountCodes.USER_HAS_AUTH_USER_MISSING);
     const [granted, chain] = await Promise.all([this.grantedAuths(appToken, grants), this.ancestry(appToken, authId)]);
     const nodes = new Map([...granted, ...chain].map((r) => [r.auth_id, nodeOf(r)]));
-    return holdsAuth(authId, effectiveAuths(grants, nodes), nodes);
+    return holdsAuth(authId, effectiveAuths(grants, nodes), nodes, this.maxAncestors);
   }
 
   /** The user's grants, lists in the order the user's fields name them. */
@@ -62,8 +71,8 @@ export class PermissionsService {
     )) as { user_auths: string | null; user_auth_groups: string | null }[];
     const user = users[0];
     if (!user) throw new ApiException(missing);
-    const direct = parseIdList(user.user_auths ?? '', 'user_auths');
-    const groupIds = parseIdList(user.user_auth_groups ?? '', 'user_auth_groups');
+    const direct = parseIdList(user.user_auths ?? '', 'user_auths', true);
+    const groupIds = parseIdList(user.user_auth_groups ?? '', 'user_auth_groups', true);
     if (groupIds.length === 0) return { direct, groups: [] };
     const members = (await this.dataSource.query(
       `SELECT "group_id", "auth_id" FROM "auth_group_auths" WHERE "app_token" = $1 AND "group_id" = ANY($2)`,
@@ -84,7 +93,7 @@ export class PermissionsService {
     ])) as AuthRow[];
   }
 
-  /** The auth and its parent chain (bounded, so a cycle cannot loop). */
+  /** The auth and its parent chain, at most `maxAncestors` ancestors (bounded, so a cycle cannot loop). */
   private async ancestry(appToken: string, authId: string): Promise<AuthRow[]> {
     return (await this.dataSource.query(
       `WITH RECURSIVE "chain" AS (
@@ -95,7 +104,7 @@ export class PermissionsService {
           WHERE c."depth" < $3
        )
        SELECT ${AUTH_COLUMNS} FROM "chain"`,
-      [appToken, authId, MAX_ANCESTRY],
+      [appToken, authId, this.maxAncestors],
     )) as AuthRow[];
   }
 }

@@ -1,5 +1,4 @@
-import { Matches } from 'class-validator';
-import { ID_PATTERN, MaxChars, OptionalDigits, OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
+import { IsRecordId, MaxChars, OptionalDigits, OptionalEnum, OptionalField, OptionalText, RequiredText } from '../../common/field-rules';
 
 export const AUTH_STATES = ['0', '1'] as const;
 export const SUB_AUTH_FLAGS = ['0', '1'] as const;
@@ -21,7 +20,7 @@ export class AuthFieldsDto {
   auth_level?: string;
 
   /** An existing auth of the same app; empty: none. */
-  @OptionalField(MaxChars(16), Matches(ID_PATTERN))
+  @OptionalField(MaxChars(16), IsRecordId())
   parent_auth_id?: string;
 
   /** 0 = no sub-permissions, 1 = has sub-permissions. */

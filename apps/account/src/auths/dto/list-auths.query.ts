@@ -1,5 +1,5 @@
 import { IsOptional, IsString } from 'class-validator';
-import { OptionalDigits, OptionalEnum, OptionalText } from '../../common/field-rules';
+import { IsRecordId, MaxChars, OptionalDigits, OptionalEnum, OptionalField, OptionalText } from '../../common/field-rules';
 import { AUTH_STATES } from './create-auth.dto';
 
 /** Query of `GET /auths`: every filter is optional; an empty one is no filter, except `parent_auth_id`. */
@@ -19,6 +19,6 @@ export class ListAuthsQuery {
   auth_level?: string;
 
   /** Children of this auth; empty: the auths without a parent. */
-  @OptionalText(16)
+  @OptionalField(MaxChars(16), IsRecordId())
   parent_auth_id?: string;
 }

@@ -1,9 +1,15 @@
 import { AuthsAndGroups1767225600000 } from './1767225600000-auths-and-groups';
 import { UsersAndLogin1767225700000 } from './1767225700000-users-and-login';
 import { LoginFailuresUnlogged1767225800000 } from './1767225800000-login-failures-unlogged';
+import { AuthSeqPerApp1767225900000 } from './1767225900000-auth-seq-per-app';
 
 /**
  * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
  * the same list works from the TypeScript sources and from `dist`. Append new ones at the end.
  */
-export const MIGRATIONS = [AuthsAndGroups1767225600000, UsersAndLogin1767225700000, LoginFailuresUnlogged1767225800000];
+export const MIGRATIONS = [
+  AuthsAndGroups1767225600000,
+  UsersAndLogin1767225700000,
+  LoginFailuresUnlogged1767225800000,
+  AuthSeqPerApp1767225900000,
+];

@@ -1,5 +1,5 @@
 import { IsOptional, IsString } from 'class-validator';
-import { IsCommaList, IsDigitsInRange, MaxChars, NoNulChar, USER_LIMITS } from './user-field.validators';
+import { IsCanonicalText, IsDigitsInRange, IsIdList, MaxChars, NoNulChar, USER_LIMITS } from './user-field.validators';
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 1000;
@@ -24,12 +24,13 @@ export class ListUsersQuery {
   @IsOptional()
   @IsString()
   @NoNulChar()
-  @IsCommaList()
+  @IsIdList()
   user_login_ids?: string;
 
   @IsOptional()
   @IsString()
   @NoNulChar()
   @MaxChars(USER_LIMITS.org_id)
+  @IsCanonicalText()
   org_id?: string;
 }

@@ -50,6 +50,10 @@ describe('RegisterUserDto', () => {
     [{ ...minimal, user_auths: 'A1,,A2' }, 'invalid user_auths'],
     [{ ...minimal, user_auth_groups: 'G1, ' }, 'invalid user_auth_groups'],
     [{ ...minimal, org_id: 'a\u0000b' }, 'invalid org_id'],
+    [{ ...minimal, org_id: 'ORG\u200b1' }, 'invalid org_id'],
+    [{ ...minimal, org_id: 'ＯＲＧ1' }, 'invalid org_id'],
+    [{ ...minimal, user_auths: 'A1,A\u200d2' }, 'invalid user_auths'],
+    [{ ...minimal, user_auth_groups: 'G\u202e1' }, 'invalid user_auth_groups'],
   ])('refuses %j: %s', async (body, expected) => {
     expect(await message(body, RegisterUserDto)).toBe(expected);
   });
@@ -84,7 +88,30 @@ describe('RegisterUserDto', () => {
     expect(await message({ ...minimal, [field]: 'x'.repeat(max) }, RegisterUserDto)).toBeUndefined();
     expect(await message({ ...minimal, [field]: 'x'.repeat(max + 1) }, RegisterUserDto)).toBe(`too long ${field}`);
     expect(await message({ ...minimal, [field]: '😀'.repeat(max) }, RegisterUserDto)).toBeUndefined();
-    expect(await message({ ...minimal, [field]: '❤️'.repeat(max) }, RegisterUserDto)).toBe(`too long ${field}`);
+    expect(await message({ ...minimal, [field]: '🇫🇷'.repeat(max) }, RegisterUserDto)).toBe(`too long ${field}`);
+  });
+
+  it.each([
+    ['a duplicate key', '{"a":1,"a":2}'],
+    ['a duplicate key spelled with an escape', '{"a":1,"\\u0061":2}'],
+    ['a duplicate key deeper down', '{"x":[{"k":1,"m":{"n":true,"n":false}}]}'],
+    ['a number that is not finite', '{"a":1e999999}'],
+    ['a negative number that is not finite', '{"a":[-1e400]}'],
+    ['33 levels of nesting', `${'{"a":'.repeat(32)}{}${'}'.repeat(32)}`],
+    ['250 levels of nesting', `{"a":${'['.repeat(249)}${']'.repeat(249)}}`],
+  ])('refuses user_extends with %s', async (_, user_extends) => {
+    expect(await message({ ...minimal, user_extends }, RegisterUserDto)).toBe('invalid user_extends');
+    expect(await message({ user_extends }, ModifyUserDto)).toBe('invalid user_extends');
+  });
+
+  it.each([
+    ['32 levels of nesting', `${'{"a":'.repeat(31)}{}${'}'.repeat(31)}`],
+    ['the same key in sibling objects', '{"a":{"k":1},"b":{"k":2},"k":[{"k":0},{"k":0}]}'],
+    ['keys that differ only in case or escapes of other characters', '{"a":1,"A":2,"a\\n":3,"a\\\\":4}'],
+    ['large finite numbers and strings that look like numbers', '{"a":1.7976931348623157e308,"b":-5e-324,"c":"1e999999","d":0}'],
+    ['braces and quotes inside strings', '{"a":"{\\"a\\":1,\\"a\\":2}","b":"[[[["}'],
+  ])('accepts user_extends with %s', async (_, user_extends) => {
+    expect(await message({ ...minimal, user_extends }, RegisterUserDto)).toBeUndefined();
   });
 
   it('takes user_extends up to 512 characters', async () => {
@@ -132,6 +159,7 @@ describe('ListUsersQuery', () => {
     [{ page_size: '1'.padStart(65, '0') }, 'too long page_size'],
     [{ user_login_ids: 'a,,b' }, 'invalid user_login_ids'],
     [{ org_id: 'x'.repeat(17) }, 'too long org_id'],
+    [{ org_id: 'ORG\u2060' }, 'invalid org_id'],
   ])('%j → %s', async (query, expected) => {
     expect(await message(query, ListUsersQuery)).toBe(expected);
   });
@@ -150,12 +178,34 @@ describe('path and login', () => {
   it('limits user_login_id to 64 characters', async () => {
     expect(idMessage('x'.repeat(64))).toBeUndefined();
     expect(idMessage('x'.repeat(65))).toBe('too long user_login_id');
-    expect(idMessage('❤️'.repeat(32))).toBeUndefined();
-    expect(idMessage('❤️'.repeat(33))).toBe('too long user_login_id');
+    expect(idMessage('🇫🇷'.repeat(32))).toBeUndefined();
+    expect(idMessage('🇫🇷'.repeat(33))).toBe('too long user_login_id');
   });
 
   it.each(['a,b', ' lead', 'trail ', 'nul\u0000', 'tab\there', ''])('refuses the login id %j', async (id) => {
     expect(idMessage(id)).toMatch(/^(invalid|missing) user_login_id$/);
+  });
+
+  it.each([
+    ['a zero-width space', 'admin\u200b'],
+    ['a zero-width joiner', 'ad\u200dmin'],
+    ['a right-to-left override', 'admin\u202e'],
+    ['a byte order mark', '\ufeffadmin'],
+    ['a soft hyphen', 'ad\u00admin'],
+    ['a Hangul filler', 'admin\u1160'],
+    ['a variation selector', 'admin\ufe0f'],
+    ['a tag character', 'admin\u{e0061}'],
+    ['full-width letters', 'ａｄｍｉｎ'],
+    ['a decomposed accent (NFD)', 'jose\u0301'],
+    ['a ligature', 'ﬁnance'],
+    ['a no-break space', 'ad\u00a0min'],
+    ['a lone surrogate', 'admin\ud800'],
+  ])('refuses a login id with %s', async (_, id) => {
+    expect(idMessage(id)).toBe('invalid user_login_id');
+  });
+
+  it('takes ids that are in NFKC without format characters', async () => {
+    for (const id of ['admin', 'jos\u00e9', '用户', '🚀🇫🇷', 'a b', 'Ünïcødé']) expect(idMessage(id)).toBeUndefined();
   });
 
   it('takes SQL metacharacters and unicode in a login id', async () => {

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { CERT_TYPES, IsCommaList, IsJsonObjectText, MaxChars, NoNulChar, USER_LIMITS as L } from './user-field.validators';
+import { CERT_TYPES, IsCanonicalText, IsIdList, IsJsonObjectText, MaxChars, NoNulChar, USER_LIMITS as L } from './user-field.validators';
 
 /**
  * The optional user fields that registration (interface 9) and modification (interface 10)
@@ -10,6 +10,7 @@ export class UserFieldsDto {
   @IsString()
   @NoNulChar()
   @MaxChars(L.org_id)
+  @IsCanonicalText()
   org_id?: string;
 
   @IsOptional()
@@ -51,14 +52,14 @@ export class UserFieldsDto {
   @IsString()
   @NoNulChar()
   @MaxChars(L.user_auths)
-  @IsCommaList()
+  @IsIdList()
   user_auths?: string;
 
   @IsOptional()
   @IsString()
   @NoNulChar()
   @MaxChars(L.user_auth_groups)
-  @IsCommaList()
+  @IsIdList()
   user_auth_groups?: string;
 
   @IsOptional()

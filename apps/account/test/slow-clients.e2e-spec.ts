@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import { slowRequest } from '@geoaccount/observability';
+import { type RunningAccountApp, listenAccountApp } from './support/account-harness';
+import { createTestDatabase, dropTestDatabase } from './support/database';
+
+const HEADERS_MS = 1000;
+const REQUEST_MS = 2000;
+/** Room for the server's check of expired connections, on a busy machine. */
+const SLACK_MS = 1500;
+
+describe('slow clients (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS)', () => {
+  let running: RunningAccountApp;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let port: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    running = await listenAccountApp(database.url, {
+      env: { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) },
+    });
+    port = (running.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await running?.app.close();
+    if (database) await dropTestDatabase(database.name);
+  });
+
+  it('cuts off a client that sends its headers one byte at a time, within the headers timeout', async () => {
+    const head = `GET /account/v1.0.1/auths HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'x'.repeat(200)}\r\n\r\n`;
+    const res = await slowRequest(port, [...head], { everyMs: 100, giveUpMs: 10_000 });
+    expect(res.closedAfterMs).toBeDefined();
+    expect(res.closedAfterMs!).toBeGreaterThanOrEqual(HEADERS_MS - 100);
+    expect(res.closedAfterMs!).toBeLessThan(HEADERS_MS + SLACK_MS);
+    expect(res.received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('cuts off a client whose body never ends, within the request timeout', async () => {
+    const head =
+      'POST /account/v1.0.1/auths/A1 HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+      'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n';
+    const res = await slowRequest(port, [head, ...'auth_name=slow&x='.split(''), ...'y'.repeat(200)], { everyMs: 100, giveUpMs: 10_000 });
+    expect(res.closedAfterMs).toBeDefined();
+    expect(res.closedAfterMs!).toBeGreaterThanOrEqual(REQUEST_MS - 100);
+    expect(res.closedAfterMs!).toBeLessThan(REQUEST_MS + SLACK_MS);
+  });
+
+  it('still answers a client that sends at an ordinary pace', async () => {
+    const res = await slowRequest(port, ['GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'], {
+      everyMs: 10,
+      giveUpMs: 5000,
+    });
+    expect(res.received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});

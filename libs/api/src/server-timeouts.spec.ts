@@ -1,0 +1,80 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { accountEnvelope } from './envelope';
+import { applyHttpDefaults } from './http-app';
+
+@Controller('ping')
+class PingController {
+  @Get()
+  ping() {
+    return { pong: true };
+  }
+}
+
+@Module({ controllers: [PingController] })
+class PingModule {}
+
+/** Sends `chunks` one every `everyMs` on one connection; when did the server close it, and what did it send. */
+function slowly(port: number, chunks: string[], everyMs: number, giveUpMs = 4000): Promise<{ closedAfterMs?: number; received: string }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    let next = 0;
+    const timer = setInterval(() => next < chunks.length && !socket.destroyed && socket.write(chunks[next++]!), everyMs);
+    const giveUp = setTimeout(() => done(undefined), giveUpMs);
+    const done = (closedAfterMs: number | undefined) => {
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve({ closedAfterMs, received });
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (received += d));
+    socket.on('error', () => undefined);
+    socket.on('close', () => done(Date.now() - started));
+  });
+}
+
+describe('HTTP server timeouts', () => {
+  let app: INestApplication;
+  let port: number;
+
+  beforeAll(async () => {
+    app = await NestFactory.create(PingModule, { bodyParser: false, logger: false });
+    applyHttpDefaults(app, accountEnvelope, { timeouts: { headersMs: 600, requestMs: 1200, keepAliveMs: 400 } });
+    await app.listen(0, '127.0.0.1');
+    port = (app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => app.close());
+
+  it('sets the three timeouts on the server, and checks expired connections often enough to keep them', () => {
+    const server = app.getHttpServer() as Server & { connectionsCheckingInterval: number };
+    expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([600, 1200, 400]);
+    expect(server.connectionsCheckingInterval).toBeLessThanOrEqual(150);
+  });
+
+  it('answers 408 and closes a connection whose headers are not complete within headersMs', async () => {
+    const head = [...`GET /ping HTTP/1.1\r\nHost: x\r\nX-Slow: ${'x'.repeat(100)}\r\n\r\n`];
+    const res = await slowly(port, head, 50);
+    expect(res.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(res.closedAfterMs).toBeGreaterThanOrEqual(550);
+    expect(res.closedAfterMs).toBeLessThan(600 + 1000);
+  });
+
+  it('closes a connection whose body does not end within requestMs', async () => {
+    const res = await slowly(port, ['POST /ping HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n', ...'y'.repeat(100)], 50);
+    expect(res.closedAfterMs).toBeGreaterThanOrEqual(1150);
+    expect(res.closedAfterMs).toBeLessThan(1200 + 1000);
+  });
+
+  it("closes an idle keep-alive connection after keepAliveMs (plus Node's keepAliveTimeoutBuffer, 1 s)", async () => {
+    const res = await slowly(port, ['GET /ping HTTP/1.1\r\nHost: x\r\n\r\n'], 10);
+    expect(res.received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(res.closedAfterMs).toBeGreaterThanOrEqual(400);
+    expect(res.closedAfterMs).toBeLessThan(400 + 1000 + 1000);
+  });
+});
