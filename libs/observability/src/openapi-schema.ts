@@ -39,7 +39,7 @@ export function dtoFields(dto: abstract new (...args: never[]) => unknown): Fiel
       field.required = false;
       // A condition that skips the rules for an empty text (`OptionalField`): "" is accepted as is.
       const condition = meta.constraints?.[0] as ((object: object, value: unknown) => boolean) | undefined;
-      if (typeof condition === 'function' && !condition({}, '')) field.emptySkips = true;
+      if (typeof condition === 'function' && !condition({ [meta.propertyName]: '' }, '')) field.emptySkips = true;
       continue;
     }
     if (meta.type !== ValidationTypes.CUSTOM_VALIDATION) continue;

@@ -80,7 +80,9 @@ describe('OpenApiResponseValidator (account document)', () => {
     expect(validator.route('POST', '/account/v1.0.1/users/login/alice')).toBe('/account/v1.0.1/users/login/{user_login_id}');
     expect(validator.route('GET', '/account/v1.0.1/users/alice/auths')).toBe('/account/v1.0.1/users/{user_login_id}/auths');
     expect(validator.problems({ method: 'GET', url: '/account/v1.0.1/nowhere', status: 404, headers: {}, body: {} })).toBeUndefined();
-    expect(validator.problems({ method: 'DELETE', url: '/account/v1.0.1/users/alice', status: 405, headers: {}, body: {} })).toBeUndefined();
+    expect(
+      validator.problems({ method: 'DELETE', url: '/account/v1.0.1/users/alice', status: 405, headers: {}, body: {} }),
+    ).toBeUndefined();
   });
 });
 
@@ -94,7 +96,13 @@ describe('OpenApiResponseValidator (location document)', () => {
     latitude: '31.2',
     standardCode: '310115',
   };
-  const res = (body: unknown, status = 200) => ({ method: 'GET', url: '/lbsapi/api/addressQuery?x=1', status, headers: JSON_HEADERS, body });
+  const res = (body: unknown, status = 200) => ({
+    method: 'GET',
+    url: '/lbsapi/api/addressQuery?x=1',
+    status,
+    headers: JSON_HEADERS,
+    body,
+  });
 
   it('accepts a complete answer and refuses one without a field', () => {
     expect(validator.problems(res(answer))).toEqual([]);
