@@ -4,4 +4,6 @@ module.exports = {
   testTimeout: 30000,
   // Every answer of the e2e suites' clients is checked against the OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/support/openapi-answers.ts'],
+  globalSetup: '<rootDir>/test/support/openapi-coverage-start.ts',
+  globalTeardown: '<rootDir>/test/support/openapi-coverage-report.ts',
 };

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 
 /** The parts of an OpenAPI 3.1 document the validator reads. */
@@ -43,6 +45,8 @@ export class OpenApiResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly routes: Route[];
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** `METHOD path status` of every answer checked (for `uncovered`). */
+  readonly seen = new Set<string>();
 
   constructor(private readonly document: OpenApiDocument) {
     this.routes = Object.keys(document.paths)
@@ -75,6 +79,7 @@ export class OpenApiResponseValidator {
     const method = response.method.toLowerCase();
     const operation = this.operation(path, method)!;
     const where = `${response.method.toUpperCase()} ${path} ${response.status}`;
+    this.seen.add(where);
     const documented = operation.responses?.[String(response.status)] ?? operation.responses?.default;
     if (!documented) return [`${where}: status not documented (documented: ${Object.keys(operation.responses ?? {}).join(', ')})`];
     const content = documented.content ?? {};
@@ -96,6 +101,18 @@ export class OpenApiResponseValidator {
     if (problems && problems.length > 0) {
       throw new Error(`answer does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${JSON.stringify(response.body)}`);
     }
+  }
+
+  /** Every documented `METHOD path status` of the document. */
+  documented(): string[] {
+    const out: string[] = [];
+    for (const [path, item] of Object.entries(this.document.paths)) {
+      for (const method of METHODS) {
+        const operation = item[method] as Operation | undefined;
+        for (const status of Object.keys(operation?.responses ?? {})) out.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    }
+    return out;
   }
 
   private operation(path: string, method: string): Operation | undefined {
@@ -124,4 +141,15 @@ function headerOf(headers: CheckedResponse['headers'], name: string): string | u
 function paramsText(params: Record<string, unknown>): string {
   const extra = params.additionalProperty ?? params.missingProperty ?? params.allowedValues;
   return extra === undefined ? '' : ` (${JSON.stringify(extra)})`;
+}
+
+/**
+ * Keeps what a test file's answers covered in `dir` (one file per test file: the documented
+ * answers and the ones seen), so that the run's global teardown can say which documented
+ * statuses no test answered.
+ */
+export function saveCoverage(validator: OpenApiResponseValidator, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  writeFileSync(file, JSON.stringify({ documented: validator.documented(), seen: [...validator.seen] }));
 }
