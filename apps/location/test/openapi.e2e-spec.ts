@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LbsClient } from '@geoaccount/client';
+import { openApi } from './support/openapi-answers';
 import { type LocationSession, startLocation } from './support/location-session';
+
+/** The three operations with parameters that find something in the embedded defaults. */
+const OPERATIONS: [string, (c: LbsClient, tweaks?: { signature?: string }) => ReturnType<LbsClient['call']>][] = [
+  ['lbsQuery', (c, t) => c.call('lbsQuery', { longitude: '116.397', latitude: '39.909' }, t)],
+  ['addressQuery', (c, t) => c.call('addressQuery', { city: '北京市', address: '东城区' }, t)],
+  ['baseStationQuery', (c, t) => c.call('baseStationQuery', { mcc: '460', mnc: '0', lac: '4024', cellid: '10300' }, t)],
+];
 
 describe('OpenAPI document', () => {
   let s: LocationSession;
@@ -14,5 +23,39 @@ describe('OpenAPI document', () => {
     expect(res.status).toBe(200);
     const committed: unknown = JSON.parse(readFileSync(join(__dirname, '../../../docs/openapi/location.json'), 'utf8'));
     expect(await res.json()).toEqual(committed);
+  });
+
+  it('every operation answers as documented: found or not, a bad signature 401, a missing parameter 400', async () => {
+    for (const [name, call] of OPERATIONS) {
+      expect([name, [200, 404]]).toEqual([name, expect.arrayContaining([(await call(s.client)).status])]);
+      expect([name, (await call(s.client, { signature: '0'.repeat(64) })).status]).toEqual([name, 401]);
+      expect([name, (await s.client.call(name as 'lbsQuery', {})).status]).toEqual([name, 400]);
+    }
+  });
+
+  it('the probes and the metrics answer as documented', async () => {
+    for (const path of ['/health/live', '/health/ready', '/metrics']) {
+      const res = await fetch(`${s.url}${path}`);
+      const text = await res.text();
+      const body: unknown = res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+      expect(() => openApi.check({ method: 'GET', url: path, status: res.status, headers: res.headers, body })).not.toThrow();
+      expect(res.status).toBe(200);
+    }
+  });
+
+  describe('with a rate limit', () => {
+    let limited: LocationSession;
+    beforeAll(async () => {
+      limited = await startLocation({ RATE_LIMIT_PER_MINUTE: '1' });
+    });
+    afterAll(() => limited.close());
+
+    it('a caller over its rate gets 429, as documented for every operation', async () => {
+      for (const [name, call] of OPERATIONS) {
+        let status = 0;
+        for (let i = 0; i < 3 && status !== 429; i++) status = (await call(limited.client)).status;
+        expect([name, status]).toEqual([name, 429]);
+      }
+    });
   });
 });
