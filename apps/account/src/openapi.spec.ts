@@ -11,6 +11,7 @@ import { CreateAuthDto } from './auths/dto/create-auth.dto';
 import { ListAuthsQuery } from './auths/dto/list-auths.query';
 import { ModifyAuthDto } from './auths/dto/modify-auth.dto';
 import { SIGNATURE_FIELDS } from './common/account-openapi';
+import { ID_LIMITS } from './common/path-id';
 import { LoginDto } from './login/dto/login.dto';
 import { accountOpenApiDocument } from './openapi';
 import { ListUsersQuery } from './users/dto/list-users.query';
@@ -38,13 +39,14 @@ const DTOS: Record<string, new () => object> = {
   login: LoginDto,
 };
 
-/** The fields an operation documents (body or query), without the signature's. */
+/** The fields an operation documents (body or query), without the signature's and the path ids. */
 function documentedFields(op: Operation): { name: string; required: boolean; schema: Schema }[] {
   const body = op.requestBody?.content['application/x-www-form-urlencoded']?.schema;
   const fields = body
     ? Object.entries(body.properties).map(([name, schema]) => ({ name, required: (body.required ?? []).includes(name), schema }))
     : (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: p.required ?? false, schema: p.schema }));
-  return fields.filter((f) => !(f.name in SIGNATURE_FIELDS));
+  // the signature's fields and the path ids a request may repeat are checked by the guard, not the DTO
+  return fields.filter((f) => !(f.name in SIGNATURE_FIELDS) && !(f.name in ID_LIMITS));
 }
 
 /** Whether the DTO's rules accept `value` for `field` (undefined: the field absent). */

@@ -79,7 +79,7 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
     ApiOperation({
       summary: doc.summary,
       operationId: operationId(no),
-      description: `Interface ${no}. ${doc.description}\n\nResult codes:\n${codeList}`,
+      description: `Interface ${no}. ${doc.description} A field not listed here is refused (90100, "unknown field X").\n\nResult codes:\n${codeList}`,
     }),
     ApiExtension('x-interface-number', no),
     ...(doc.path ?? []).map((name) =>
@@ -92,7 +92,11 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
     ),
   ];
   if (doc.method === 'GET') {
-    const fields = [...(doc.fields ? dtoFields(doc.fields) : []), ...Object.entries(SIGNATURE_FIELDS).map(([name, f]) => ({ name, ...f }))];
+    const fields = [
+      ...(doc.fields ? dtoFields(doc.fields) : []),
+      ...Object.entries(SIGNATURE_FIELDS).map(([name, f]) => ({ name, ...f })),
+      ...(doc.path ?? []).map((name) => ({ name, ...repeatedPathId(name) })),
+    ];
     for (const field of fields) {
       decorators.push(ApiQuery({ name: field.name, required: field.required, schema: field.schema as never }));
     }
@@ -104,6 +108,7 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
       properties[name] = f.schema;
       if (f.required) required.push(name);
     }
+    for (const name of doc.path ?? []) properties[name] = repeatedPathId(name).schema;
     decorators.push(ApiBody({ required: true, schema: { type: 'object', properties, required, additionalProperties: false } as never }));
   }
   for (const [status, statusCodes] of byStatus) {
@@ -125,6 +130,14 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
     );
   }
   return applyDecorators(...decorators);
+}
+
+/** A path id repeated as a field: allowed, with the same value only (else 90100). */
+function repeatedPathId(name: keyof typeof ID_LIMITS): { required: false; schema: JsonSchema } {
+  return {
+    required: false,
+    schema: { type: 'string', maxLength: ID_LIMITS[name], description: `Optional: repeats the path's ${name}, same value only.` },
+  };
 }
 
 function operationId(no: AccountInterfaceNo): string {
