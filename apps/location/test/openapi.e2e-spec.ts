@@ -33,6 +33,12 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('nothing found is 404, as documented', async () => {
+    expect((await s.client.lbsQuery({ longitude: '-140.000000', latitude: '-40.000000' })).status).toBe(404);
+    expect((await s.client.addressQuery({ city: 'Atlantis', address: 'zzzz qqqq 99999' })).status).toBe(404);
+    expect((await s.client.baseStationQuery({ mcc: '262', mnc: '2', lac: '801', cellid: '86355' })).status).toBe(404);
+  });
+
   it('the probes and the metrics answer as documented', async () => {
     for (const path of ['/health/live', '/health/ready', '/metrics']) {
       const res = await fetch(`${s.url}${path}`);
