@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LbsClient } from '@geoaccount/client';
+import { FakeAmap } from './support/fake-amap';
 import { openApi } from './support/openapi-answers';
 import { type LocationSession, startLocation } from './support/location-session';
 
@@ -47,6 +48,24 @@ describe('OpenAPI document', () => {
       expect(() => openApi.check({ method: 'GET', url: path, status: res.status, headers: res.headers, body })).not.toThrow();
       expect(res.status).toBe(200);
     }
+  });
+
+  describe('with an upstream geocoder that fails', () => {
+    const amap = new FakeAmap();
+    let failing: LocationSession;
+    beforeAll(async () => {
+      await amap.start();
+      failing = await startLocation({ GEOCODER: 'amap', AMAP_KEY: amap.key, AMAP_BASE_URL: amap.url, UPSTREAM_RETRIES: '0' });
+      amap.mode = { kind: 'http', status: 502 };
+    });
+    afterAll(async () => {
+      await failing.close();
+      await amap.stop();
+    });
+
+    it('every operation answers 503, as documented', async () => {
+      for (const [name, call] of OPERATIONS) expect([name, (await call(failing.client)).status]).toEqual([name, 503]);
+    });
   });
 
   describe('with a rate limit', () => {
