@@ -4,6 +4,7 @@ import { accountEnvelope, applyHttpDefaults } from '@geoaccount/api';
 import { applyOperations, httpTimeoutsOf } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
+import { ACCOUNT_OPENAPI } from './openapi';
 import type { AccountConfig } from './config/account.config';
 import { defaultConsoleDir, serveConsole } from './console/console-files';
 import type { DirectoryConfig } from './config/directory.config';
@@ -26,14 +27,7 @@ export async function createAccountApp(
   // clients are cut off after HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS.
   applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false, timeouts: httpTimeoutsOf(config) });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
-  applyOperations(app, {
-    openApi: {
-      title: 'Account service',
-      version: '1.0.1',
-      description: 'Auths, auth groups, users and login of client apps.',
-      formBodies: true,
-    },
-  });
+  applyOperations(app, { openApi: ACCOUNT_OPENAPI });
   serveConsole(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir(), locationUrl: config.CONSOLE_LOCATION_URL });
   return app;
 }

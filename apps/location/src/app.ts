@@ -5,6 +5,7 @@ import { applyOperations, httpTimeoutsOf } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule, type LocationAppOptions } from './app.module';
 import { type LocationConfig, corsOrigins } from './config/location.config';
+import { LOCATION_OPENAPI } from './openapi';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
 export async function createLocationApp(
@@ -26,12 +27,6 @@ export async function createLocationApp(
   const origins = corsOrigins(config);
   if (origins.length > 0) app.enableCors({ origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });
   // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
-  applyOperations(app, {
-    openApi: {
-      title: 'Location service',
-      version: '1.0.0',
-      description: 'Reverse geocoding, address lookup and base-station location for client apps.',
-    },
-  });
+  applyOperations(app, { openApi: LOCATION_OPENAPI });
   return app;
 }

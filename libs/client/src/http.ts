@@ -50,6 +50,27 @@ export interface SendOptions {
   fetch?: typeof fetch;
 }
 
+/** One answer as the transport received it, for `observeResponses`. */
+export interface ObservedResponse {
+  method: string;
+  url: string;
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+const observers = new Set<(response: ObservedResponse) => void>();
+
+/**
+ * Calls `observer` with every answer `send` receives, before the caller sees it; an observer
+ * that throws makes the request fail with its error (e.g. an answer that does not match the
+ * API's schema in a test). Returns a function that removes the observer.
+ */
+export function observeResponses(observer: (response: ObservedResponse) => void): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 /** Sends fields as a query string (GET) or as a urlencoded / multipart form (other methods). */
 export async function send<T>(method: string, url: string, fields: Record<string, string>, options: SendOptions = {}): Promise<ApiResponse<T>> {
   let body: URLSearchParams | FormData | undefined;
@@ -72,6 +93,7 @@ export async function send<T>(method: string, url: string, fields: Record<string
   } catch {
     // not JSON: keep the text, the caller asserts on it
   }
+  for (const observer of observers) observer({ method, url: target, status: res.status, headers: res.headers, body: parsed });
   return new ApiResponse<T>(res.status, parsed as AnswerBody<T>, res.headers, options.envelope);
 }
 

@@ -12,3 +12,4 @@ export * from './operations.config';
 export * from './observability.module';
 export * from './setup';
 export * from './testing';
+export * from './openapi-schema';

@@ -1,5 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { JsonSchema } from './openapi-schema';
+
+type SecuritySchemeObject = Parameters<DocumentBuilder['addSecurity']>[1];
+type ServerVariables = Parameters<DocumentBuilder['addServer']>[2];
+/** A `servers` entry of the document. */
+export interface ServerObject {
+  url: string;
+  description?: string;
+  variables?: ServerVariables;
+}
 
 export const DOCS_PATH = 'docs';
 export const DOCS_JSON_PATH = 'docs-json';
@@ -13,6 +23,12 @@ export interface OpenApiOptions {
    * `application/x-www-form-urlencoded` and `multipart/form-data` instead of JSON.
    */
   formBodies?: boolean;
+  /** Where the service answers (`servers` of the document). */
+  servers?: ServerObject[];
+  /** The request signature: its scheme, and which paths require it (the others declare `security: []`). */
+  signature?: { name: string; scheme: SecuritySchemeObject; signed: (path: string) => boolean };
+  /** Named schemas the operations refer to (`#/components/schemas/<name>`). */
+  schemas?: Record<string, JsonSchema>;
 }
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -36,10 +52,7 @@ export function useFormBodies(document: OpenAPIObject): OpenAPIObject {
  * `/docs`, the JSON at `/docs-json`. Returns the document.
  */
 export function setupOpenApi(app: INestApplication, options: OpenApiOptions): OpenAPIObject {
-  const builder = new DocumentBuilder().setTitle(options.title).setVersion(options.version);
-  if (options.description) builder.setDescription(options.description);
-  let document = SwaggerModule.createDocument(app, builder.build());
-  if (options.formBodies) document = useFormBodies(document);
+  const document = buildOpenApiDocument(app, options);
   SwaggerModule.setup(DOCS_PATH, app, document, {
     jsonDocumentUrl: DOCS_JSON_PATH,
     raw: ['json'],
@@ -47,6 +60,39 @@ export function setupOpenApi(app: INestApplication, options: OpenApiOptions): Op
   });
   return document;
 }
+
+/**
+ * The OpenAPI 3.1 document of an application (which may be created with `preview: true`:
+ * only the controllers' metadata is read): the operations from the controllers' decorators,
+ * plus servers, the signature's security scheme (`security: []` on unsigned paths) and the
+ * named schemas of `options`.
+ */
+export function buildOpenApiDocument(app: INestApplication, options: OpenApiOptions): OpenAPIObject {
+  const builder = new DocumentBuilder().setOpenAPIVersion('3.1.0').setTitle(options.title).setVersion(options.version);
+  if (options.description) builder.setDescription(options.description);
+  for (const server of options.servers ?? []) builder.addServer(server.url, server.description, server.variables);
+  if (options.signature) builder.addSecurity(options.signature.name, options.signature.scheme);
+  let document = SwaggerModule.createDocument(app, builder.build());
+  if (options.formBodies) document = useFormBodies(document);
+  const signature = options.signature;
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.security = signature?.signed(path) ? [{ [signature.name]: [] }] : [];
+    }
+  }
+  if (options.schemas) {
+    document.components ??= {};
+    document.components.schemas = {
+      ...document.components.schemas,
+      ...(options.schemas as NonNullable<typeof document.components.schemas>),
+    };
+  }
+  return document;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 /** One route of the Express router: method in upper case, path in OpenAPI form (`/auths/{auth_id}`). */
 export interface ServedRoute {
@@ -79,10 +125,9 @@ export function servedRoutes(app: INestApplication): ServedRoute[] {
 
 /** The operations an OpenAPI document lists, in the same form. */
 export function documentedRoutes(document: OpenAPIObject): ServedRoute[] {
-  const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
   const routes: ServedRoute[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of methods) if (item[method]) routes.push({ method: method.toUpperCase(), path });
+    for (const method of METHODS) if (item[method]) routes.push({ method: method.toUpperCase(), path });
   }
   return routes;
 }

@@ -1,5 +1,7 @@
 import type { AuthEntity } from '../auths/auth.entity';
 import type { AuthGroupEntity } from './auth-group.entity';
+import type { JsonSchema } from '@geoaccount/observability';
+import { closedObject, nullableText, text } from '../common/account-openapi';
 
 /** An item of `group_list`. */
 export interface GroupListItem {
@@ -48,3 +50,32 @@ export function toAuthSummary(a: AuthEntity): AuthSummary {
     sub_auth_flag: a.subAuthFlag,
   };
 }
+
+const GROUP_FIELDS = {
+  group_id: text,
+  group_name: text,
+  group_desc: nullableText,
+  group_type: nullableText,
+  group_state: nullableText,
+  group_auths: nullableText,
+} satisfies Record<keyof GroupListItem, JsonSchema>;
+
+/** `GroupListItem` in the OpenAPI document. */
+export const GROUP_LIST_ITEM_SCHEMA = closedObject(GROUP_FIELDS);
+
+/** `AuthSummary` in the OpenAPI document. */
+export const AUTH_SUMMARY_SCHEMA = closedObject({
+  auth_id: text,
+  auth_name: text,
+  auth_state: nullableText,
+  auth_type: nullableText,
+  auth_level: nullableText,
+  parent_auth_id: nullableText,
+  sub_auth_flag: nullableText,
+} satisfies Record<keyof AuthSummary, JsonSchema>);
+
+/** `GroupView` in the OpenAPI document. */
+export const GROUP_SCHEMA = closedObject({
+  ...GROUP_FIELDS,
+  group_auth_detail: { type: 'array', items: { $ref: '#/components/schemas/AuthSummary' } },
+} satisfies Record<keyof GroupView, JsonSchema>);

@@ -7,6 +7,8 @@ import { AuthGroupsService } from './auth-groups.service';
 import { CreateGroupDto } from './dto/create-group.dto';
 import { ListGroupsQuery } from './dto/list-groups.query';
 import { ModifyGroupDto } from './dto/modify-group.dto';
+import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
+import { GROUP_SCHEMA } from './auth-group.view';
 
 /** Spec endpoints 5–8 (interfaces 104–107). */
 @Controller(`${ACCOUNT_API_PREFIX}/authgroups`)
@@ -16,6 +18,13 @@ export class AuthGroupsController {
   @Post(':group_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.CREATE_GROUP)
+  @AccountOperation(AccountInterface.CREATE_GROUP, {
+    method: 'POST',
+    path: ['group_id'],
+    fields: CreateGroupDto,
+    summary: 'Create an auth group',
+    description: 'Creates the group `group_id` of the calling app (spec endpoint 5); `group_auths` must name existing auths.',
+  })
   async create(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: CreateGroupDto) {
     await this.groups.create(app.appToken, group_id, dto);
     return accountOk(true);
@@ -24,6 +33,13 @@ export class AuthGroupsController {
   @Put(':group_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_GROUP)
+  @AccountOperation(AccountInterface.MODIFY_GROUP, {
+    method: 'PUT',
+    path: ['group_id'],
+    fields: ModifyGroupDto,
+    summary: 'Modify an auth group',
+    description: 'Partial update (spec endpoint 6): an omitted field keeps its value, a field sent empty is set empty.',
+  })
   async modify(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: ModifyGroupDto) {
     await this.groups.modify(app.appToken, group_id, dto);
     return accountOk(true);
@@ -31,12 +47,27 @@ export class AuthGroupsController {
 
   @Get()
   @ApiInterface(AccountInterface.LIST_GROUPS)
+  @AccountOperation(AccountInterface.LIST_GROUPS, {
+    method: 'GET',
+    fields: ListGroupsQuery,
+    summary: 'List auth groups',
+    description:
+      'The groups of the calling app matching the filters (spec endpoint 7); no match: 10611 with `count` "0" and an empty list.',
+    answer: closedObject({ count: countText, group_list: listOf('GroupListItem') }),
+  })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListGroupsQuery) {
     return accountOk(false, await this.groups.list(app.appToken, query));
   }
 
   @Get(':group_id')
   @ApiInterface(AccountInterface.GET_GROUP)
+  @AccountOperation(AccountInterface.GET_GROUP, {
+    method: 'GET',
+    path: ['group_id'],
+    summary: 'Read an auth group',
+    description: 'One group with the details of its auths (spec endpoint 8).',
+    answer: GROUP_SCHEMA,
+  })
   async get(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.groups.get(app.appToken, group_id)) });
   }

@@ -1,5 +1,7 @@
 import type { TimestampFormatter } from '../common/timestamp';
 import type { AuthEntity } from './auth.entity';
+import type { JsonSchema } from '@geoaccount/observability';
+import { closedObject, nullableText, text } from '../common/account-openapi';
 
 /** The Auth fields of the spec, unset ones `null`. */
 export interface AuthView {
@@ -43,3 +45,26 @@ export function toAuthListItem(a: AuthEntity, time: TimestampFormatter): AuthLis
     update_time: time.format(a.updateTime),
   };
 }
+
+const AUTH_FIELDS = {
+  auth_id: text,
+  auth_name: text,
+  auth_desc: nullableText,
+  auth_state: nullableText,
+  auth_type: nullableText,
+  auth_level: nullableText,
+  parent_auth_id: nullableText,
+  sub_auth_flag: nullableText,
+} satisfies Record<keyof AuthView, JsonSchema>;
+
+/** `AuthView` in the OpenAPI document. */
+export const AUTH_SCHEMA = closedObject(AUTH_FIELDS);
+
+/** `AuthListItem` in the OpenAPI document. */
+export const AUTH_LIST_ITEM_SCHEMA = closedObject({
+  app_token: text,
+  auth_seq_id: { type: 'string', pattern: '^\\d+$' },
+  ...AUTH_FIELDS,
+  create_time: nullableText,
+  update_time: nullableText,
+} satisfies Record<keyof AuthListItem, JsonSchema>);

@@ -8,6 +8,8 @@ import { AuthsService } from './auths.service';
 import { CreateAuthDto } from './dto/create-auth.dto';
 import { ListAuthsQuery } from './dto/list-auths.query';
 import { ModifyAuthDto } from './dto/modify-auth.dto';
+import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
+import { AUTH_SCHEMA } from './auth.view';
 
 /** Spec endpoints 1–4 (interfaces 100–103). */
 @Controller(`${ACCOUNT_API_PREFIX}/auths`)
@@ -17,6 +19,13 @@ export class AuthsController {
   @Post(':auth_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.CREATE_AUTH)
+  @AccountOperation(AccountInterface.CREATE_AUTH, {
+    method: 'POST',
+    path: ['auth_id'],
+    fields: CreateAuthDto,
+    summary: 'Create an auth',
+    description: 'Creates the auth `auth_id` of the calling app (spec endpoint 1). `parent_auth_id` must name an existing auth of the app.',
+  })
   async create(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: CreateAuthDto) {
     await this.auths.create(app.appToken, auth_id, dto);
     return accountOk(true);
@@ -25,6 +34,14 @@ export class AuthsController {
   @Put(':auth_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_AUTH)
+  @AccountOperation(AccountInterface.MODIFY_AUTH, {
+    method: 'PUT',
+    path: ['auth_id'],
+    fields: ModifyAuthDto,
+    summary: 'Modify an auth',
+    description:
+      'Partial update (spec endpoint 2): an omitted field keeps its value, a field sent empty is set empty; an auth may not become its own ancestor.',
+  })
   async modify(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: ModifyAuthDto) {
     await this.auths.modify(app.appToken, auth_id, dto);
     return accountOk(true);
@@ -32,6 +49,13 @@ export class AuthsController {
 
   @Get()
   @ApiInterface(AccountInterface.LIST_AUTHS)
+  @AccountOperation(AccountInterface.LIST_AUTHS, {
+    method: 'GET',
+    fields: ListAuthsQuery,
+    summary: 'List auths',
+    description: 'The auths of the calling app matching the filters (spec endpoint 3); no match: 10201 with `count` "0" and an empty list.',
+    answer: closedObject({ count: countText, list: listOf('AuthListItem') }),
+  })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery, @Res() res: Response): Promise<void> {
     const { count, list } = await this.auths.list(app.appToken, query);
     // Thousands of auths: written as they are serialised, not as one string.
@@ -40,6 +64,13 @@ export class AuthsController {
 
   @Get(':auth_id')
   @ApiInterface(AccountInterface.GET_AUTH)
+  @AccountOperation(AccountInterface.GET_AUTH, {
+    method: 'GET',
+    path: ['auth_id'],
+    summary: 'Read an auth',
+    description: 'One auth of the calling app (spec endpoint 4).',
+    answer: AUTH_SCHEMA,
+  })
   async get(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.auths.get(app.appToken, auth_id)) });
   }

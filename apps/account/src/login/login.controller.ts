@@ -1,10 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
+import { AccountCodes, AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
 import { LoginDto } from './dto/login.dto';
 import { LoginService } from './login.service';
+import { AccountOperation } from '../common/account-openapi';
+import { USER_SCHEMA } from '../users/user.view';
 
 /** Interface 13 of the spec (number 204). */
 @Controller(`${ACCOUNT_API_PREFIX}/users/login`)
@@ -14,6 +16,16 @@ export class LoginController {
   @Post(':user_login_id')
   @HttpCode(200)
   @ApiInterface(AccountInterface.LOGIN)
+  @AccountOperation(AccountInterface.LOGIN, {
+    method: 'POST',
+    path: ['user_login_id'],
+    fields: LoginDto,
+    summary: 'Check a login',
+    description:
+      'Checks the password (`user_pwd_encrypt`, AES with the app key, CONTRACT §4) of a user (spec endpoint 13) and answers the user; repeated failures lock the login for a while (20443).',
+    answer: USER_SCHEMA,
+    extraCodes: [AccountCodes.INVALID_USER_INFO],
+  })
   async check(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: LoginDto) {
     return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });
   }

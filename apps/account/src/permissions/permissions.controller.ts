@@ -4,6 +4,7 @@ import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
 import { PermissionsService } from './permissions.service';
+import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 
 /** Effective permissions of a user (numbers 205 and 206, beyond the spec, built its way). */
 @Controller(`${ACCOUNT_API_PREFIX}/users/:user_login_id/auths`)
@@ -12,6 +13,14 @@ export class PermissionsController {
 
   @Get()
   @ApiInterface(AccountInterface.USER_AUTHS)
+  @AccountOperation(AccountInterface.USER_AUTHS, {
+    method: 'GET',
+    path: ['user_login_id'],
+    summary: 'Effective auths of a user',
+    description:
+      'The auths a user holds directly, through its groups and through their ancestors, enabled ones only; none: 20511 with `count` "0".',
+    answer: closedObject({ count: countText, list: listOf('AuthSummary') }),
+  })
   async effective(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
     const list = await this.permissions.effective(app.appToken, user_login_id);
     const fields = { count: String(list.length), list };
@@ -21,6 +30,18 @@ export class PermissionsController {
 
   @Get(':auth_id')
   @ApiInterface(AccountInterface.USER_HAS_AUTH)
+  @AccountOperation(AccountInterface.USER_HAS_AUTH, {
+    method: 'GET',
+    path: ['user_login_id', 'auth_id'],
+    summary: 'Whether a user holds an auth',
+    description: 'Whether the user holds the auth (`has_auth` "1" or "0") and through what (`via`: direct, a group, or an ancestor).',
+    answer: closedObject({
+      user_login_id: text,
+      auth_id: text,
+      has_auth: { type: 'string', enum: ['0', '1'] },
+      via: { type: ['string', 'null'] },
+    }),
+  })
   async holds(
     @CallerApp() app: RegisteredApp,
     @PathId('user_login_id') user_login_id: string,

@@ -1,4 +1,6 @@
 import type { UserEntity } from './user.entity';
+import type { JsonSchema } from '@geoaccount/observability';
+import { closedObject, nullableText, text } from '../common/account-openapi';
 
 /** A user as every answer shows it: all fields of the spec's User table, passwords always null. */
 export interface UserView {
@@ -42,3 +44,24 @@ export function toUserView(user: UserEntity): UserView {
     user_extends: user.userExtends,
   };
 }
+
+/** `UserView` in the OpenAPI document. */
+export const USER_SCHEMA = closedObject({
+  user_id: text,
+  user_login_id: text,
+  org_id: nullableText,
+  user_pwd: { type: 'null' },
+  user_pwd_encrypt: { type: 'null' },
+  user_name: text,
+  user_short_name: nullableText,
+  user_type: text,
+  is_domain_user: text,
+  cert_type: nullableText,
+  cert_id: nullableText,
+  cert_id_encrypt: nullableText,
+  user_mobile: nullableText,
+  user_mobile_encrypt: nullableText,
+  user_auths: nullableText,
+  user_auth_groups: nullableText,
+  user_extends: nullableText,
+} satisfies Record<keyof UserView, JsonSchema>);

@@ -7,6 +7,8 @@ import { ListUsersQuery } from './dto/list-users.query';
 import { ModifyUserDto } from './dto/modify-user.dto';
 import { RegisterUserDto } from './dto/register-user.dto';
 import { UsersService } from './users.service';
+import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
+import { USER_SCHEMA } from './user.view';
 
 /** Interfaces 9-12 of the spec (numbers 200-203). */
 @Controller(`${ACCOUNT_API_PREFIX}/users`)
@@ -16,6 +18,15 @@ export class UsersController {
   @Post(':user_login_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.REGISTER_USER)
+  @AccountOperation(AccountInterface.REGISTER_USER, {
+    method: 'POST',
+    path: ['user_login_id'],
+    fields: RegisterUserDto,
+    summary: 'Register a user',
+    description:
+      'Registers the user `user_login_id` of the calling app (spec endpoint 9); `user_auths` and `user_auth_groups` must name existing records (else 90100).',
+    answer: closedObject({ user_id: text }),
+  })
   async register(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: RegisterUserDto) {
     const userId = await this.users.register(app.appToken, user_login_id, dto);
     return accountOk(true, { user_id: userId });
@@ -24,6 +35,13 @@ export class UsersController {
   @Put(':user_login_id')
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_USER)
+  @AccountOperation(AccountInterface.MODIFY_USER, {
+    method: 'PUT',
+    path: ['user_login_id'],
+    fields: ModifyUserDto,
+    summary: 'Modify a user',
+    description: 'Partial update (spec endpoint 10): an omitted field keeps its value, a field sent empty is set empty.',
+  })
   async modify(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: ModifyUserDto) {
     await this.users.modify(app.appToken, user_login_id, dto);
     return accountOk(true);
@@ -31,6 +49,14 @@ export class UsersController {
 
   @Get()
   @ApiInterface(AccountInterface.LIST_USERS)
+  @AccountOperation(AccountInterface.LIST_USERS, {
+    method: 'GET',
+    fields: ListUsersQuery,
+    summary: 'List users',
+    description:
+      'A page of the users of the calling app (spec endpoint 11), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0".',
+    answer: closedObject({ count: countText, user_list: listOf('User'), list: listOf('User') }),
+  })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
     const { total, users } = await this.users.list(app.appToken, query);
     const fields = { count: String(total), user_list: users, list: users };
@@ -40,6 +66,13 @@ export class UsersController {
 
   @Get(':user_login_id')
   @ApiInterface(AccountInterface.GET_USER)
+  @AccountOperation(AccountInterface.GET_USER, {
+    method: 'GET',
+    path: ['user_login_id'],
+    summary: 'Read a user',
+    description: 'One user of the calling app (spec endpoint 12); passwords are always null.',
+    answer: USER_SCHEMA,
+  })
   async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.users.get(app.appToken, user_login_id)) });
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { LbsOperation, LbsSignatureGuard } from '@geoaccount/signing';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiParams, ParamsPipe } from './dto/lbs-params';
 import {
   ADDRESS_QUERY,
@@ -10,19 +10,22 @@ import {
   LBS_QUERY,
   type LbsQueryParams,
 } from './dto/operation-params';
+import { LbsOperationDoc } from './lbs.openapi';
 import { type LbsAnswer, LbsService } from './lbs.service';
 
 /** The three location operations (GET, `param.`-prefixed parameters, signed per CONTRACT §3). */
 @ApiTags('location')
-@ApiQuery({ name: 'userToken', required: true, description: 'App token (app- followed by hex)', schema: { maxLength: 40 } })
+@ApiQuery({
+  name: 'userToken',
+  required: true,
+  description: 'App token (app- followed by hex)',
+  schema: { type: 'string', maxLength: 40, pattern: '^app-[0-9a-fA-F]{1,36}$' },
+})
 @ApiQuery({
   name: 'signature',
   required: true,
-  description: 'HMAC-SHA256 hex of the operation plaintext (docs/location-api.md)',
-  schema: { maxLength: 64 },
-})
-@ApiOkResponse({
-  description: 'code "000"; lbsStat "1" computed, "2" from the cache. Failures: 400/401/404/503 with code "099"/"100", lbsStat "0".',
+  description: 'HMAC-SHA256 hex of the operation plaintext (CONTRACT §3, docs/signing.md)',
+  schema: { type: 'string', maxLength: 64, pattern: '^[0-9a-fA-F]{64}$' },
 })
 @Controller('lbsapi/api')
 @UseGuards(LbsSignatureGuard)
@@ -30,7 +33,7 @@ export class LbsController {
   constructor(private readonly lbs: LbsService) {}
 
   @Get('lbsQuery')
-  @ApiOperation({ summary: 'Coordinates to address' })
+  @LbsOperationDoc('lbsQuery', 'Coordinates to address', 'Reverse geocoding: the province, city, county and address at a point.')
   @LbsOperation('lbsQuery', ['longitude', 'latitude'])
   @ApiParams(LBS_QUERY)
   lbsQuery(@Query(new ParamsPipe(LBS_QUERY)) q: LbsQueryParams): Promise<LbsAnswer> {
@@ -38,7 +41,7 @@ export class LbsController {
   }
 
   @Get('addressQuery')
-  @ApiOperation({ summary: 'Address to coordinates' })
+  @LbsOperationDoc('addressQuery', 'Address to coordinates', 'Geocoding: the coordinates of a city and address, and the county-level code.')
   @LbsOperation('addressQuery', ['city', 'address'])
   @ApiParams(ADDRESS_QUERY)
   addressQuery(@Query(new ParamsPipe(ADDRESS_QUERY)) q: AddressQueryParams): Promise<LbsAnswer> {
@@ -46,7 +49,11 @@ export class LbsController {
   }
 
   @Get('baseStationQuery')
-  @ApiOperation({ summary: 'Base station to coordinates and address' })
+  @LbsOperationDoc(
+    'baseStationQuery',
+    'Base station to coordinates and address',
+    'The position of a cell (mcc, mnc, lac, cellid) and the address there.',
+  )
   @LbsOperation('baseStationQuery', ['mcc', 'mnc', 'lac', 'cellid'])
   @ApiParams(BASE_STATION_QUERY)
   baseStationQuery(@Query(new ParamsPipe(BASE_STATION_QUERY)) q: BaseStationQueryParams): Promise<LbsAnswer> {

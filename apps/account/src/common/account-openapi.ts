@@ -1,0 +1,163 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiExtension, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { AccountCodes, AccountInterface, type AccountInterfaceNo, type ResultCode, accountSystemError } from '@geoaccount/api';
+import { type JsonSchema, dtoFields, dtoObjectSchema } from '@geoaccount/observability';
+import { ID_PATTERN } from './field-rules';
+import { ID_LIMITS } from './path-id';
+
+type DtoClass = abstract new (...args: never[]) => unknown;
+
+/** The fields of CONTRACT §2 every signed request carries besides its own. */
+export const SIGNATURE_FIELDS: Record<string, { required: boolean; schema: JsonSchema }> = {
+  app_token: { required: true, schema: { type: 'string', pattern: '^app-[0-9a-fA-F]{1,36}$', description: 'The calling app.' } },
+  timestamp: { required: true, schema: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds; signed.' } },
+  nonce: {
+    required: false,
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'Optional (required when the service sets SIGNATURE_REQUIRE_NONCE); signed; usable once.',
+    },
+  },
+  signature: {
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'HMAC-SHA256 hex of the canonical request (docs/signing.md).' },
+  },
+};
+
+/** The account envelope of an answer with the given codes and, for a success, its body fields. */
+function envelope(codes: ResultCode[], body?: JsonSchema): JsonSchema {
+  const properties = (body?.properties ?? {}) as Record<string, JsonSchema>;
+  const required = (body?.required ?? []) as string[];
+  return {
+    type: 'object',
+    properties: {
+      response_code: { type: 'string', enum: [...new Set(codes.map((c) => c.code))], description: 'Result code (docs/account-api.md).' },
+      response_message: { type: 'string', maxLength: 32 },
+      ...properties,
+    },
+    required: ['response_code', 'response_message', ...required],
+    additionalProperties: false,
+  };
+}
+
+/** The codes an operation can answer: its own (interface prefix), the common ones, and its system errors. */
+export function operationCodes(no: AccountInterfaceNo, method: 'GET' | 'POST' | 'PUT', extra: ResultCode[] = []): ResultCode[] {
+  const own = Object.values(AccountCodes).filter((c) => c.code.startsWith(String(no)));
+  const success = method === 'GET' || no === AccountInterface.LOGIN ? AccountCodes.OK : AccountCodes.OK_CREATED;
+  const common = [AccountCodes.INVALID_PARAMETER, AccountCodes.UNAUTHORIZED, AccountCodes.RATE_LIMITED];
+  if (method !== 'GET') common.push(AccountCodes.BODY_TOO_LARGE);
+  return [success, ...own, ...extra, ...common, accountSystemError(no, 500), accountSystemError(no, 503)];
+}
+
+export interface AccountOperationDoc {
+  summary: string;
+  description: string;
+  method: 'GET' | 'POST' | 'PUT';
+  /** Path ids of the route, in order. */
+  path?: (keyof typeof ID_LIMITS)[];
+  /** The DTO class validating the body (POST/PUT) or the query (GET). */
+  fields?: DtoClass;
+  /** Body fields of a success besides `response_code` and `response_message` (an object schema). */
+  answer?: JsonSchema;
+  /** Codes outside the interface's own prefix this operation can answer. */
+  extraCodes?: ResultCode[];
+}
+
+/**
+ * Documents one account operation from the rules that serve it: the interface number, the
+ * fields of its DTO class as class-validator checks them, the signature fields, and a
+ * response per HTTP status with the result codes of `AccountCodes` it can answer.
+ */
+export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDoc): MethodDecorator {
+  const codes = operationCodes(no, doc.method, doc.extraCodes);
+  const byStatus = new Map<number, ResultCode[]>();
+  for (const code of codes) byStatus.set(code.status, [...(byStatus.get(code.status) ?? []), code]);
+  const codeList = codes.map((c) => `- \`${c.code}\` (HTTP ${c.status}): ${c.message}`).join('\n');
+  const decorators = [
+    ApiOperation({
+      summary: doc.summary,
+      operationId: operationId(no),
+      description: `Interface ${no}. ${doc.description} A field not listed here is refused (90100, "unknown field X").\n\nResult codes:\n${codeList}`,
+    }),
+    ApiExtension('x-interface-number', no),
+    ...(doc.path ?? []).map((name) =>
+      ApiParam({
+        name,
+        required: true,
+        description: `Record id: 1 to ${ID_LIMITS[name]} characters, no comma, no control character, no surrounding space.`,
+        schema: { type: 'string', minLength: 1, maxLength: ID_LIMITS[name], pattern: ID_PATTERN.source },
+      }),
+    ),
+  ];
+  if (doc.method === 'GET') {
+    const fields = [
+      ...(doc.fields ? dtoFields(doc.fields) : []),
+      ...Object.entries(SIGNATURE_FIELDS).map(([name, f]) => ({ name, ...f })),
+      ...(doc.path ?? []).map((name) => ({ name, ...repeatedPathId(name) })),
+    ];
+    for (const field of fields) {
+      decorators.push(ApiQuery({ name: field.name, required: field.required, schema: field.schema as never }));
+    }
+  } else {
+    const body = doc.fields ? dtoObjectSchema(doc.fields) : { type: 'object', properties: {} };
+    const required = [...((body.required as string[] | undefined) ?? [])];
+    const properties = { ...(body.properties as Record<string, JsonSchema>) };
+    for (const [name, f] of Object.entries(SIGNATURE_FIELDS)) {
+      properties[name] = f.schema;
+      if (f.required) required.push(name);
+    }
+    for (const name of doc.path ?? []) properties[name] = repeatedPathId(name).schema;
+    decorators.push(ApiBody({ required: true, schema: { type: 'object', properties, required, additionalProperties: false } as never }));
+  }
+  for (const [status, statusCodes] of byStatus) {
+    const success = status < 300;
+    const examples = Object.fromEntries(
+      statusCodes.map((c) => [`code${c.code}`, { summary: c.message, value: { response_code: c.code, response_message: c.message } }]),
+    );
+    decorators.push(
+      ApiResponse({
+        status,
+        description: statusCodes.map((c) => `${c.code}: ${c.message}`).join('; '),
+        content: {
+          'application/json': {
+            schema: envelope(statusCodes, success ? doc.answer : undefined) as never,
+            ...(success && doc.answer ? {} : { examples }),
+          },
+        },
+      }),
+    );
+  }
+  return applyDecorators(...decorators);
+}
+
+/** A path id repeated as a field: allowed, with the same value only (else 90100). */
+function repeatedPathId(name: keyof typeof ID_LIMITS): { required: false; schema: JsonSchema } {
+  return {
+    required: false,
+    schema: { type: 'string', maxLength: ID_LIMITS[name], description: `Optional: repeats the path's ${name}, same value only.` },
+  };
+}
+
+function operationId(no: AccountInterfaceNo): string {
+  const name = Object.entries(AccountInterface).find(([, n]) => n === no)![0];
+  return name.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** A nullable string field of an answer. */
+export const nullableText: JsonSchema = { type: ['string', 'null'] };
+export const text: JsonSchema = { type: 'string' };
+
+/** A closed object schema whose fields are all required (answers always carry every field). */
+export function closedObject(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/** An array of a named schema of the document. */
+export function listOf(schema: string): JsonSchema {
+  return { type: 'array', items: { $ref: `#/components/schemas/${schema}` } };
+}
+
+/** A count as the answers carry it: digits as text. */
+export const countText: JsonSchema = { type: 'string', pattern: '^\\d+$' };
