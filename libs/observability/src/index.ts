@@ -12,3 +12,5 @@ export * from './operations.config';
 export * from './observability.module';
 export * from './setup';
 export * from './testing';
+export * from './otlp-receiver';
+export * from './tracing';
