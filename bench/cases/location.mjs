@@ -4,12 +4,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { benchDir, root } from '../lib/common.mjs';
 import { send } from '../lib/preflight.mjs';
+import { startProcess } from '../lib/proc.mjs';
 
 const require = createRequire(import.meta.url);
 const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
 const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
 
 const LBS_PATH = '/lbsapi/api/lbsQuery';
+const LOCATION_MAIN = join(root, 'apps/location/dist/main.js');
 
 /**
  * Inland points (WGS-84) of mainland prefectures, far from any border: each request of the
@@ -88,6 +90,13 @@ export function locationCases(ctx) {
     secret: app.secret,
     userToken: app.appToken,
   });
+  // Tian'anmen, Beijing, put in the cache through the running service (if not there yet).
+  const cachedSpec = async () => {
+    const path = lbsPath(app, '116.397128', '39.916527');
+    const first = await send(targets.location.url, { path });
+    if (first.status !== 200) throw new Error(`first lbsQuery answered ${first.status}: ${first.text.slice(0, 200)}`);
+    return { path, expectBody: ['"code":"000"', '"lbsStat":"2"', '110101'] };
+  };
   return [
     {
       // No target: the cost of the service's middleware stack alone, next to the Nest floor.
@@ -125,6 +134,50 @@ export function locationCases(ctx) {
         };
       },
     },
+    // Tracing (docs/operations.md): the cached lbsQuery on two instances of the service of
+    // their own, measured in alternating rounds against a third with tracing unconfigured.
+    {
+      id: 'lbs-cached-tracing-off',
+      title: 'cached lbsQuery, tracing off',
+      service: 'location',
+      target: { ratio: 0.95 },
+      prepare: async () => {
+        const spec = await cachedSpec();
+        return {
+          own: { script: LOCATION_MAIN, env: { ...ctx.serviceEnv.location, OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, spec },
+          baseline: { script: LOCATION_MAIN, env: ctx.serviceEnv.location, spec },
+          notes: 'OTEL_TRACES_EXPORTER=none with an endpoint set; baseline: the same service, no OTEL_* set; no SDK loaded in either',
+        };
+      },
+    },
+    (() => {
+      let sink;
+      let stats;
+      return {
+        id: 'lbs-cached-tracing-on',
+        title: 'cached lbsQuery, tracing on',
+        service: 'location',
+        target: { ratio: 0.85 },
+        prepare: async () => {
+          const spec = await cachedSpec();
+          sink = await startProcess('otlp-sink', join(benchDir, 'baselines/otlp-sink.mjs'));
+          return {
+            own: { script: LOCATION_MAIN, env: { ...ctx.serviceEnv.location, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, spec },
+            baseline: { script: LOCATION_MAIN, env: ctx.serviceEnv.location, spec },
+            cleanup: async () => {
+              stats = await fetch(`${sink.url}/stats`).then((r) => r.json()).catch(() => undefined);
+              await sink.stop();
+            },
+          };
+        },
+        onResult: (row) => {
+          const sent = stats ? `${stats.exports} OTLP exports, ${Math.round(stats.bytes / 1024)} KB received` : 'receiver stats unknown';
+          row.notes = [`every request sampled, OTLP/HTTP protobuf to a local receiver (${sent}); baseline: tracing off`, row.notes]
+            .filter(Boolean)
+            .join('; ');
+        },
+      };
+    })(),
     {
       id: 'lbs-miss',
       title: 'offline lbsQuery miss (cache off)',
