@@ -6,11 +6,17 @@
 import type { IncomingMessage } from 'node:http';
 import { type Attributes, type Context, type Link, type SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  CompositePropagator,
+  type ExportResult,
+  RPCType,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+  getRPCMetadata,
+} from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NetInstrumentation } from '@opentelemetry/instrumentation-net';
@@ -69,11 +75,9 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
         redactedQueryParams: sensitive,
         redactedQueryParamsServer: sensitive,
       }),
-      // No span per middleware: Express only gives the server span its route template
-      // (`http.route`, and the name `METHOD /route`).
-      new ExpressInstrumentation({
-        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER, ExpressLayerType.ROUTER],
-      }),
+      // No Express instrumentation: a span per middleware says nothing here, and the route
+      // template of the server span is given by the request observer (`nameServerSpan`),
+      // which knows it anyway for the metrics.
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
       // Connection set-up of clients without an instrumentation of their own (the directory's
@@ -88,6 +92,11 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       if (span === undefined) return undefined;
       const ids = span.spanContext();
       return { trace_id: ids.traceId, span_id: ids.spanId };
+    },
+    nameServerSpan(route: string): void {
+      // Read by the HTTP instrumentation when it ends the server span.
+      const metadata = getRPCMetadata(context.active());
+      if (metadata?.type === RPCType.HTTP) metadata.route = route;
     },
     async shutdown(): Promise<void> {
       await provider.shutdown();

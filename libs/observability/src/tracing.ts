@@ -17,6 +17,8 @@ export interface TraceFields {
 export interface TracingHandle {
   /** The ids of the active span, if any. */
   activeIds(): TraceFields | undefined;
+  /** Gives the active request's server span its route template (`http.route`, name `METHOD route`). */
+  nameServerSpan(route: string): void;
   /** Exports what is pending and stops the SDK. */
   shutdown(): Promise<void>;
 }
@@ -111,6 +113,11 @@ export function tracingEnabled(): boolean {
 /** `trace_id` and `span_id` of the active span; undefined when tracing is off or no span is active. */
 export function activeTraceFields(): TraceFields | undefined {
   return handle?.activeIds();
+}
+
+/** The route template of the request being handled, for its server span; nothing when tracing is off. */
+export function nameServerSpan(route: string): void {
+  handle?.nameServerSpan(route);
 }
 
 /** Exports the spans still pending (graceful shutdown); nothing when tracing is off. */
