@@ -4,16 +4,9 @@
  * processor, and the instrumentations of what the services use.
  */
 import type { IncomingMessage } from 'node:http';
-import { type Attributes, type Context, type Link, type SpanKind, context, propagation, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Attributes, type Context, type Link, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  CompositePropagator,
-  type ExportResult,
-  RPCType,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-  getRPCMetadata,
-} from '@opentelemetry/core';
+import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -37,7 +30,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { SENSITIVE_FIELDS, redactText } from './redact';
-import type { SamplerSetting, TraceFields, TracingHandle, TracingSettings } from './tracing';
+import type { SamplerSetting, ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing';
 
 /** Probes and scrapes: no trace. */
 const UNTRACED_PATHS = ['/health/', '/metrics'];
@@ -65,19 +58,17 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
     spanProcessors: [new BatchSpanProcessor({ exporter: new RedactingExporter(otlp), ...definedOnly(settings.batch) })],
   });
   trace.setGlobalTracerProvider(provider);
+  const tracer = provider.getTracer('@geoaccount/observability');
 
   const sensitive = SENSITIVE_FIELDS.flatMap((name) => [name, `${name}_encrypt`]);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req: IncomingMessage) => untraced(req.url ?? '/'),
-        redactedQueryParams: sensitive,
-        redactedQueryParamsServer: sensitive,
-      }),
-      // No Express instrumentation: a span per middleware says nothing here, and the route
-      // template of the server span is given by the request observer (`nameServerSpan`),
-      // which knows it anyway for the metrics.
+      // Outgoing calls only (the upstream geocoders): the server span is the request
+      // observer's (`startServerSpan`), which knows the route template anyway (for the
+      // metrics) and records a few attributes instead of the instrumentation's dozen; no span
+      // per Express middleware either.
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, redactedQueryParams: sensitive }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
       // Connection set-up of clients without an instrumentation of their own (the directory's
@@ -93,10 +84,39 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       const ids = span.spanContext();
       return { trace_id: ids.traceId, span_id: ids.spanId };
     },
-    nameServerSpan(route: string): void {
-      // Read by the HTTP instrumentation when it ends the server span.
-      const metadata = getRPCMetadata(context.active());
-      if (metadata?.type === RPCType.HTTP) metadata.route = route;
+    startServerSpan(req: IncomingMessage): ServerSpan | undefined {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      if (untraced(path)) return undefined;
+      const method = req.method ?? 'GET';
+      // The caller's trace (W3C traceparent), if any.
+      const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+      const span = tracer.startSpan(
+        method,
+        {
+          kind: SpanKind.SERVER,
+          // The query string is left out: it carries signatures.
+          attributes: { 'http.request.method': method, 'url.path': path, 'client.address': req.socket.remoteAddress ?? '' },
+        },
+        parent,
+      );
+      const active = trace.setSpan(parent, span);
+      let ended = false;
+      return {
+        run: (fn) => context.with(active, fn),
+        end(status: number, route: string | undefined): void {
+          if (ended) return;
+          ended = true;
+          if (route !== undefined) {
+            span.updateName(`${method} ${route}`);
+            span.setAttribute('http.route', route);
+          }
+          if (status > 0) span.setAttribute('http.response.status_code', status);
+          if (status >= 500 || status === 0) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        },
+      };
     },
     async shutdown(): Promise<void> {
       await provider.shutdown();
@@ -104,9 +124,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
   };
 }
 
-function untraced(url: string): boolean {
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
+function untraced(path: string): boolean {
   return UNTRACED_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
 }
 

@@ -8,7 +8,7 @@ jest.mock('./tracing-sdk', () => {
   return {
     startTracingSdk: (settings: TracingSettings) => {
       started.push(settings);
-      return { activeIds: () => ({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) }), nameServerSpan: () => undefined, shutdown: async () => undefined };
+      return { activeIds: () => ({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) }), startServerSpan: () => undefined, shutdown: async () => undefined };
     },
   };
 });

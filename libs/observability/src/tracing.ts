@@ -7,6 +7,8 @@
  * is off, this file is all that is loaded: no SDK, no patched module, no per-request work.
  */
 
+import type { IncomingMessage } from 'node:http';
+
 /** The trace and span of the active span, as log lines carry them. */
 export interface TraceFields {
   trace_id: string;
@@ -17,10 +19,18 @@ export interface TraceFields {
 export interface TracingHandle {
   /** The ids of the active span, if any. */
   activeIds(): TraceFields | undefined;
-  /** Gives the active request's server span its route template (`http.route`, name `METHOD route`). */
-  nameServerSpan(route: string): void;
+  /** The server span of an incoming request; undefined for probes and scrapes. */
+  startServerSpan(req: IncomingMessage): ServerSpan | undefined;
   /** Exports what is pending and stops the SDK. */
   shutdown(): Promise<void>;
+}
+
+/** A request's server span (see `httpObserver`). */
+export interface ServerSpan {
+  /** Runs the rest of the request's handling with the span active. */
+  run<T>(fn: () => T): T;
+  /** Ends the span with the answer's status, named `METHOD route` when the route is known. */
+  end(status: number, route: string | undefined): void;
 }
 
 export interface TracingSettings {
@@ -115,9 +125,9 @@ export function activeTraceFields(): TraceFields | undefined {
   return handle?.activeIds();
 }
 
-/** The route template of the request being handled, for its server span; nothing when tracing is off. */
-export function nameServerSpan(route: string): void {
-  handle?.nameServerSpan(route);
+/** The server span of an incoming request (continuing its `traceparent`); undefined when tracing is off. */
+export function startServerSpan(req: IncomingMessage): ServerSpan | undefined {
+  return handle?.startServerSpan(req);
 }
 
 /** Exports the spans still pending (graceful shutdown); nothing when tracing is off. */
