@@ -24,5 +24,6 @@ module.exports = {
     '^@geoaccount/(api|signing|client)$': path.join(__dirname, 'libs/$1/src/index.ts'),
     '^@geoaccount/(observability|testing)$': path.join(__dirname, 'libs/$1/src/index.ts'),
     '^@geoaccount/signing/portable$': path.join(__dirname, 'libs/signing/src/portable/index.ts'),
+    '^@geoaccount/observability/tracing$': path.join(__dirname, 'libs/observability/src/tracing.ts'),
   },
 };

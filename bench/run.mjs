@@ -13,6 +13,7 @@ import { nodeBin, resultsDir, root, settings } from './lib/common.mjs';
 import { drive } from './lib/load.mjs';
 import { startProcess } from './lib/proc.mjs';
 import { machine, tableLines } from './lib/report.mjs';
+import { chartSvg } from './lib/chart.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { topFrames } from './lib/profile.mjs';
 import { floorCases } from './cases/floor.mjs';
@@ -144,18 +145,23 @@ function targetLabel(target) {
   return '-';
 }
 
-/** Verdict of a case against its target. */
+/**
+ * Verdict of a case against its target, and its score for the chart: the measure over its
+ * goal, oriented so that 1 is the goal and more is better.
+ */
 function judge(target, svc, base) {
   if (!target) return { targetText: '-', met: undefined };
   if (target.ratio !== undefined) {
     const ratio = svc.requestsPerSecond / base.requestsPerSecond;
-    return { targetText: targetLabel(target), met: ratio >= target.ratio };
+    return { targetText: targetLabel(target), met: ratio >= target.ratio, score: ratio / target.ratio };
   }
   if (target.timeFactor !== undefined) {
     const factor = svc.latency.mean / base.latency.mean;
-    return { targetText: `${targetLabel(target)} (${factor.toFixed(2)}x)`, met: factor <= target.timeFactor };
+    return { targetText: `${targetLabel(target)} (${factor.toFixed(2)}x)`, met: factor <= target.timeFactor, score: target.timeFactor / factor };
   }
-  if (target.p99Ms !== undefined) return { targetText: targetLabel(target), met: svc.latency.p99 < target.p99Ms };
+  if (target.p99Ms !== undefined) {
+    return { targetText: targetLabel(target), met: svc.latency.p99 < target.p99Ms, score: target.p99Ms / Math.max(svc.latency.p99, 0.01) };
+  }
   return { targetText: '-', met: undefined };
 }
 
@@ -193,6 +199,8 @@ async function runCase(c, index, total, targets) {
     } finally {
       await stop(own);
       await stop(b);
+      // Helpers the case started itself (an OTLP receiver).
+      await plan.cleanup?.();
     }
     const svc = combine(svcRuns);
     const base = b ? combine(baseRuns) : undefined;
@@ -335,6 +343,7 @@ async function runAll() {
         rssMb: rss,
         targetText: '< 200 MB',
         met: rss < 200,
+        score: 200 / rss,
         rssAtReadyMb: startRss,
         notes: child.exited
           ? `the service exited during the run:\n${child.describe()}`
@@ -374,6 +383,7 @@ async function runAll() {
         coldStartMs: times,
         targetText: '< 2 s (worst run)',
         met: worst < 2000,
+        score: 2000 / worst,
         notes: `${times.length} starts: ${times.map((t) => Math.round(t)).join(', ')} ms (spawn to first 200 on /health/live)`,
       });
       say(`cold start ${name}: ${times.map((t) => Math.round(t)).join(', ')} ms`);
@@ -407,4 +417,8 @@ writeFileSync(
   JSON.stringify({ runId, startedAt, machine: m, settings: { ...s, databaseUrl: undefined, redisUrl: undefined }, rows }, null, 2),
 );
 say(`results: ${file.replace(`${root}/`, '')}`);
+// The chart of the same rows (docs/performance.md shows the latest full run's).
+const chart = file.replace(/\.json$/, '.svg');
+writeFileSync(chart, chartSvg(rows, { runId, startedAt, machine: m }));
+say(`chart: ${chart.replace(`${root}/`, '')}`);
 process.exit(failed ? 1 : 0);

@@ -4,12 +4,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { benchDir, root } from '../lib/common.mjs';
 import { send } from '../lib/preflight.mjs';
+import { startProcess } from '../lib/proc.mjs';
 
 const require = createRequire(import.meta.url);
 const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
 const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
 
 const LBS_PATH = '/lbsapi/api/lbsQuery';
+const LOCATION_MAIN = join(root, 'apps/location/dist/main.js');
 
 /**
  * Inland points (WGS-84) of mainland prefectures, far from any border: each request of the
@@ -88,6 +90,48 @@ export function locationCases(ctx) {
     secret: app.secret,
     userToken: app.appToken,
   });
+  // Tian'anmen, Beijing, put in the cache through the running service (if not there yet).
+  // The cache write follows the answer: ask until the answer comes from the cache.
+  const cachedSpec = async () => {
+    const path = lbsPath(app, '116.397128', '39.916527');
+    for (let attempt = 0; ; attempt++) {
+      const res = await send(targets.location.url, { path });
+      if (res.status !== 200) throw new Error(`lbsQuery answered ${res.status}: ${res.text.slice(0, 200)}`);
+      if (res.text.includes('"lbsStat":"2"')) break;
+      if (attempt === 20) throw new Error('the answer never came from the cache');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { path, expectBody: ['"code":"000"', '"lbsStat":"2"', '110101'] };
+  };
+  // Tracing on: an instance of its own exporting to a local OTLP receiver, against one with
+  // tracing off, in alternating rounds.
+  const tracingOn = (id, title, env) => {
+    let sink;
+    let stats;
+    return {
+      id,
+      title,
+      service: 'location',
+      target: { ratio: 0.85 },
+      prepare: async () => {
+        const spec = await cachedSpec();
+        sink = await startProcess('otlp-sink', join(benchDir, 'baselines/otlp-sink.mjs'));
+        return {
+          own: { script: LOCATION_MAIN, env: { ...ctx.serviceEnv.location, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, ...env }, spec },
+          baseline: { script: LOCATION_MAIN, env: ctx.serviceEnv.location, spec },
+          cleanup: async () => {
+            stats = await fetch(`${sink.url}/stats`).then((r) => r.json()).catch(() => undefined);
+            await sink.stop();
+          },
+        };
+      },
+      onResult: (row) => {
+        const sent = stats ? `${stats.exports} OTLP exports, ${Math.round(stats.bytes / 1024)} KB received` : 'receiver stats unknown';
+        const sampler = env.OTEL_TRACES_SAMPLER ? `${env.OTEL_TRACES_SAMPLER} ${env.OTEL_TRACES_SAMPLER_ARG}` : 'every request sampled';
+        row.notes = [`${sampler}, OTLP/HTTP protobuf to a local receiver (${sent}); baseline: tracing off`, row.notes].filter(Boolean).join('; ');
+      },
+    };
+  };
   return [
     {
       // No target: the cost of the service's middleware stack alone, next to the Nest floor.
@@ -125,6 +169,27 @@ export function locationCases(ctx) {
         };
       },
     },
+    // Tracing (docs/operations.md): the cached lbsQuery on two instances of the service of
+    // their own, measured in alternating rounds against a third with tracing unconfigured.
+    {
+      id: 'lbs-cached-tracing-off',
+      title: 'cached lbsQuery, tracing off',
+      service: 'location',
+      target: { ratio: 0.95 },
+      prepare: async () => {
+        const spec = await cachedSpec();
+        return {
+          own: { script: LOCATION_MAIN, env: { ...ctx.serviceEnv.location, OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, spec },
+          baseline: { script: LOCATION_MAIN, env: ctx.serviceEnv.location, spec },
+          notes: 'OTEL_TRACES_EXPORTER=none with an endpoint set; baseline: the same service, no OTEL_* set; no SDK loaded in either',
+        };
+      },
+    },
+    tracingOn('lbs-cached-tracing-on', 'cached lbsQuery, tracing on (every request)', {}),
+    tracingOn('lbs-cached-tracing-sampled', 'cached lbsQuery, tracing on (10% sampled)', {
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    }),
     {
       id: 'lbs-miss',
       title: 'offline lbsQuery miss (cache off)',

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { installGracefulShutdown } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';

@@ -3,11 +3,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { keepSentBody, sentBody } from '@geoaccount/api';
 import type pino from 'pino';
-import { resultCodeOf, routeOf } from './http-metrics';
+import { UNMATCHED_ROUTE, resultCodeOf, routeOf } from './http-metrics';
 import { assignRequestId, requestContext } from './logging';
 import type { Metrics } from './metrics';
 import { redactUrl } from './redact';
 import type { ShutdownState } from './shutdown';
+import { startServerSpan, tracingEnabled } from './tracing';
 
 export const DEFAULT_QUIET_PATHS = ['/health/live', '/health/ready', '/metrics'] as const;
 
@@ -69,6 +70,7 @@ export interface HttpObserverOptions {
  * the request id (`X-Request-Id` in and out, and `requestId` on every log line written
  * while handling the request), `Connection: close` while draining, the HTTP metrics
  * (`http_request_duration_seconds`, `api_results_total` by the envelope's result code),
+ * the trace's server span when tracing is on (named by route template),
  * and the access line: `info` on success, `warn` on 4xx, `error` on 5xx. The line and
  * its fields are built only when the level lets it be written.
  */
@@ -76,15 +78,21 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
   const { logger, metrics, shutdown } = options;
   const quietPaths = options.quietPaths ?? DEFAULT_QUIET_PATHS;
   const quiet = (path: string) => quietPaths.some((q) => (q.endsWith('/') ? path.startsWith(q) : path === q));
+  const traced = tracingEnabled();
 
   return function observe(req: Request, res: Response, next: NextFunction): void {
     const start = performance.now();
     const requestId = assignRequestId(req, res);
     if (shutdown.shuttingDown) res.setHeader('Connection', 'close');
+    const span = traced ? startServerSpan(req) : undefined;
+    // A connection closed before the answer was sent ends the span too.
+    if (span) res.once('close', () => span.end(res.writableFinished ? res.statusCode : 0, undefined));
     res.once('finish', () => {
       const ms = performance.now() - start;
       const status = res.statusCode;
-      metrics.observeHttp(req.method, routeOf(req), status, ms / 1000, resultCodeOf(sentBody(res)));
+      const route = routeOf(req);
+      metrics.observeHttp(req.method, route, status, ms / 1000, resultCodeOf(sentBody(res)));
+      span?.end(status, route === UNMATCHED_ROUTE ? undefined : route);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const path = pathOf(req);
@@ -100,7 +108,8 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
         level === 'info' ? `${req.method} ${path} ${status} ${Math.round(ms)}ms` : `${req.method} ${path} ${status} failed`,
       );
     });
-    requestContext.run({ requestId }, next);
+    if (span) span.run(() => requestContext.run({ requestId }, next));
+    else requestContext.run({ requestId }, next);
   };
 }
 

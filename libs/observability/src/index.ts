@@ -13,3 +13,5 @@ export * from './observability.module';
 export * from './setup';
 export * from './testing';
 export * from './openapi-schema';
+export * from './otlp-receiver';
+export * from './tracing';

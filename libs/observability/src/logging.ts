@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Level, type LoggerOptions } from 'pino';
 import { REDACTED, isSensitiveKey, redactDeep, redactText } from './redact';
+import { activeTraceFields, tracingEnabled } from './tracing';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** Accepted incoming request ids: short and harmless in a log line; anything else is replaced. */
@@ -43,9 +44,13 @@ export interface LoggingOptions {
   stream?: DestinationStream;
 }
 
-/** pino settings: JSON lines, ISO times, `service`, redaction of objects, messages and errors. */
+/**
+ * pino settings: JSON lines, ISO times, `service`, redaction of objects, messages and errors;
+ * with tracing on, `trace_id` and `span_id` of the active span on every line written in it.
+ */
 export function loggerOptions(options: LoggingOptions): LoggerOptions {
   return {
+    ...(tracingEnabled() ? { mixin: traceMixin } : {}),
     level: options.level as Level,
     base: { service: options.service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -73,6 +78,11 @@ export function loggerOptions(options: LoggingOptions): LoggerOptions {
 export function createLogger(options: LoggingOptions): pino.Logger {
   const settings = loggerOptions(options);
   return options.stream ? pino(settings, options.stream) : pino(settings);
+}
+
+// pino merges the line's fields into what the mixin returns: a fresh object each time.
+function traceMixin(): object {
+  return activeTraceFields() ?? {};
 }
 
 /** Nest's start-up chatter (one line per module and route) is debug, not info. */

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { type INestApplication, Injectable, Logger } from '@nestjs/common';
+import { flushTracing } from './tracing';
 
 /** Whether the service is shutting down; readiness reports "down" from the first signal on. */
 @Injectable()
@@ -103,6 +104,7 @@ export function installGracefulShutdown(app: INestApplication, options: Graceful
         logger.log(`listener closed, in-flight requests done after ${Date.now() - started} ms; closing the application`);
         await app.close();
         await options.afterClose?.();
+        await flushTracing().catch((err: unknown) => logger.warn({ err }, 'pending spans were not exported'));
         if (timedOut) return 1;
         logger.log(`stopped after ${Date.now() - started} ms`);
         exit(0);

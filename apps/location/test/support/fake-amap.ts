@@ -89,8 +89,8 @@ const EMPTY_REGEO = {
 
 export class FakeAmap {
   mode: FakeAmapMode = { kind: 'ok' };
-  /** Every request received, in order (path and query). */
-  readonly requests: { path: string; query: Record<string, string> }[] = [];
+  /** Every request received, in order (path, query, and the W3C `traceparent` header if any). */
+  readonly requests: { path: string; query: Record<string, string>; traceparent?: string }[] = [];
   private server?: Server;
   private readonly sockets = new Set<Socket>();
 
@@ -133,7 +133,8 @@ export class FakeAmap {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://fake');
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({ path: url.pathname, query });
+    const traceparent = req.headers.traceparent;
+    this.requests.push({ path: url.pathname, query, ...(typeof traceparent === 'string' ? { traceparent } : {}) });
     const mode = this.mode;
     switch (mode.kind) {
       case 'http':
