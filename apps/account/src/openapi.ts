@@ -52,7 +52,7 @@ export const ACCOUNT_OPENAPI: OpenApiOptions = {
  */
 export async function accountOpenApiDocument(): Promise<OpenAPIObject> {
   const config = loadAccountConfig({ DATABASE_URL: 'postgres://127.0.0.1:1/unused', LOG_LEVEL: 'silent' });
-  const app = await NestFactory.create(AppModule.forRoot(config, new AppRegistry([])), {
+  const app = await NestFactory.create(AppModule.forRoot(config, new AppRegistry([]), { byApp: new Map() }), {
     preview: true,
     logger: false,
     abortOnError: false,
