@@ -20,6 +20,11 @@ export interface Place {
   /** County-level code. */
   standardCode?: string;
   address?: string;
+  /**
+   * Forward geocoding only: the address added nothing the geocoder recognised, the answer is
+   * that of the city text alone (the same for any address with this city).
+   */
+  fromCityAlone?: boolean;
 }
 
 export interface Geocoder {
