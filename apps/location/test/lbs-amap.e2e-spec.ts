@@ -7,6 +7,7 @@ import { DEMO_APP } from '@geoaccount/signing';
 import { Redis } from 'ioredis';
 import { type MainlandTest, gcj02ToWgs84, wgs84ToGcj02 } from '../src/geo/coord-transform';
 import { loadMainlandChina } from '../src/geo/mainland-china.module';
+import { lookupKey } from '../src/lbs/lookup-key';
 import { FakeAmap } from './support/fake-amap';
 import { type LocationSession, REDIS_URL, deletePrefix, keysUnder, runPrefix, startLocation } from './support/location-session';
 
@@ -74,7 +75,8 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(amap.calls()).toBe(1);
 
       const keys = await keysUnder(REDIS_URL, prefix);
-      const key = `${prefix}v1:lbsQuery:amap:wgs84:116.391275:39.907501`;
+      // The key of the canonical parameters, whatever their spelling in the request.
+      const key = lookupKey({ prefix, source: 'amap', datum: 'wgs84' }, 'lbsQuery', ['116.391275', '39.907501']);
       expect(keys).toContain(key);
       const redis = new Redis(REDIS_URL);
       try {
