@@ -243,7 +243,8 @@ describe('location service with the AMap adapter and Redis', () => {
       }
       // Outside mainland China: sent unshifted.
       expect(amap.requests.map((r) => r.query.location)).toEqual(['150.000000,10.000000', '150.000000,10.000000']);
-      expect(await keysUnder(REDIS_URL, `${prefix}v1:lbsQuery:amap:wgs84:150.000000`)).toEqual([]);
+      const key = lookupKey({ prefix, source: 'amap', datum: 'wgs84' }, 'lbsQuery', ['150.000000', '10.000000']);
+      expect(await keysUnder(REDIS_URL, key)).toEqual([]);
     });
 
     it('404/099 for an unknown operation', async () => {
@@ -302,11 +303,14 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(res.body).toEqual({ code: '099', resultDesc: 'upstream timed out', lbsStat: '0' });
       expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
       expect(took).toBeLessThan(TIMEOUT_MS + 600);
-      expect(await keysUnder(REDIS_URL, `${prefix}v1:lbsQuery:amap:wgs84:113.264400`)).toEqual([]);
+      const key = lookupKey({ prefix, source: 'amap', datum: 'wgs84' }, 'lbsQuery', ['113.264400', '23.129100']);
+      expect(await keysUnder(REDIS_URL, key)).toEqual([]);
       amap.mode = { kind: 'ok' };
       const after = await s.client.lbsQuery(point);
       expect(after.status).toBe(200);
       expect(after.body).toMatchObject({ code: '000', lbsStat: '1', standardCode: '440104', areaName: '广州市', areaCode: '440100' });
+      // The same key holds the answer once there is one.
+      expect(await keysUnder(REDIS_URL, key)).toEqual([key]);
     });
   });
 
