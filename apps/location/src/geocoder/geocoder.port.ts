@@ -41,11 +41,3 @@ export interface Geocoder {
 
 /** DI token of the configured `Geocoder`. */
 export const GEOCODER = Symbol('GEOCODER');
-
-/** The upstream could not answer (down, timed out, circuit open, garbage): 503 / 099. */
-export class UpstreamUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'UpstreamUnavailableError';
-  }
-}

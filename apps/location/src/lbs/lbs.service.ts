@@ -6,7 +6,8 @@ import { CELL_SOURCE, type CellSource } from '../cells/cell-source.port';
 import { LocationConfig } from '../config/location.config';
 import { type MainlandTest, convertDatum } from '../geo/coord-transform';
 import { MainlandChina } from '../geo/mainland-china';
-import { GEOCODER, type Geocoder, type Place, UpstreamUnavailableError } from '../geocoder/geocoder.port';
+import { GEOCODER, type Geocoder, type Place } from '../geocoder/geocoder.port';
+import { UpstreamUnavailableError } from '../upstream/upstream-errors';
 import { UpstreamTimeoutError } from '../upstream/upstream-policy';
 import { type KeyContext, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
 

@@ -41,6 +41,8 @@ export interface KeyContext {
  * for two (the parts are hashed as a JSON array).
  */
 export function lookupKey(ctx: KeyContext, operation: string, parts: readonly string[]): string {
-  const digest = createHash('sha256').update(JSON.stringify([ctx.source, ctx.datum, ...parts])).digest('base64url');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([ctx.source, ctx.datum, ...parts]))
+    .digest('base64url');
   return `${ctx.prefix}v2:${operation}:${digest}`;
 }

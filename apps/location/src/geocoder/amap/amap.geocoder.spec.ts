@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from '../geocoder.port';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { TransientUpstreamError } from '../../upstream/upstream-policy';
 import { amapSignature, amapText, checkAmapStatus, parseGeo, parseRegeo } from './amap.geocoder';
 

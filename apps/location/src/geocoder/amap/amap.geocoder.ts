@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { divisionCodes } from '../../geo/division-codes';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { UpstreamHttp } from '../../upstream/upstream-http';
 import { TransientUpstreamError, type UpstreamPolicy } from '../../upstream/upstream-policy';
-import { type Geocoder, type Place, UpstreamUnavailableError } from '../geocoder.port';
+import { type Geocoder, type Place } from '../geocoder.port';
 
 export interface AmapOptions {
   key: string;

@@ -5,11 +5,12 @@
  */
 import { gcj02ToWgs84 } from '../../geo/coord-transform';
 import type { MainlandChina } from '../../geo/mainland-china';
+import type { CountyIndex } from '../../geodata/county-index';
+import type { TownTable } from '../../geodata/geodata-format';
 import { Datum, Geocoder, Place } from '../geocoder.port';
-import { CountyIndex } from './county-index';
 import { CHINA, Division, DivisionTable, isRegion } from './divisions';
 import { NameMatcher } from './name-matcher';
-import { TownMatcher, TownTable } from './town-matcher';
+import { TownMatcher } from './town-matcher';
 import { CountryBorders, NearestCities } from './world-places';
 
 export interface OfflineGeocoderParts {

@@ -41,7 +41,9 @@ describe('checkParams', () => {
       "':' in",
     ]);
     expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.busdepId': 'D:7' }))).toEqual(['param.busdepId', "':' in"]);
-    expect(checkParams(ADDRESS_QUERY, { 'param.city': '北京市', 'param.address': '长安街1号：2栋' })['param.address']).toBe('长安街1号：2栋');
+    expect(checkParams(ADDRESS_QUERY, { 'param.city': '北京市', 'param.address': '长安街1号：2栋' })['param.address']).toBe(
+      '长安街1号：2栋',
+    );
   });
 
   it('counts lengths in characters', () => {
