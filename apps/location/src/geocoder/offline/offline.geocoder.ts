@@ -89,19 +89,16 @@ export class OfflineGeocoder implements Geocoder {
   }
 
   forwardSync(city: string, address: string): Place | null {
-    const division = this.divisionOf(city, address);
+    const matched = this.matcher.matchWithCityAlone(city, address);
+    let division = matched.division;
     if (!division) return null;
+    if (division.level !== 'county' && !isRegion(division.code)) division = this.towns?.countyIn(address, division) ?? division;
     const place = this.place(division.lon, division.lat, division);
     // The deepest division matched: a county, or a prefecture / province named alone.
     if (!place.standardCode && !(isRegion(division.code) && division.level === 'county')) place.standardCode = division.code;
-    if (address === '' || this.divisionOf(city, '') === division) place.fromCityAlone = true;
+    // What the city text alone gives (no address, no town): the same answer for any address.
+    if (division === matched.cityAlone) place.fromCityAlone = true;
     return place;
-  }
-
-  private divisionOf(city: string, address: string): Division | undefined {
-    const division = this.matcher.match(city, address);
-    if (!division || division.level === 'county' || isRegion(division.code)) return division;
-    return (address !== '' && this.towns?.countyIn(address, division)) || division;
   }
 
   private place(longitude: number, latitude: number, division: Division): Place {
