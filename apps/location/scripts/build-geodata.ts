@@ -13,11 +13,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { nameStem } from '../src/geocoder/offline/admin-names';
-import { CountyIndex } from '../src/geocoder/offline/county-index';
+import { CountyIndex } from '../src/geodata/county-index';
 import { GeoJsonCollection, PolygonCoords, Ring, geometryPolygons, isEncoded } from '../src/geocoder/offline/echarts-decode';
-import { DivisionRow, EncodedPolygon, decodeGeodata, encodeGeodata } from '../src/geocoder/offline/geodata-format';
+import { DivisionRow, EncodedPolygon, decodeGeodata, encodeGeodata } from '../src/geodata/geodata-format';
 import { encodeTowns } from '../src/geocoder/offline/town-matcher';
-import { WorldCity, encodeWorldCities } from '../src/geocoder/offline/world-cities-format';
+import { WorldCity, encodeWorldCities } from '../src/geodata/world-cities-format';
 
 const SCALE = 1024;
 const TOLERANCE_DEGREES = 0.0005;

@@ -7,6 +7,7 @@ import { DEMO_APP } from '@geoaccount/signing';
 import { Redis } from 'ioredis';
 import { type MainlandTest, gcj02ToWgs84, wgs84ToGcj02 } from '../src/geo/coord-transform';
 import { loadMainlandChina } from '../src/geo/mainland-china.module';
+import { lookupKey } from '../src/lbs/lookup-key';
 import { FakeAmap } from './support/fake-amap';
 import { type LocationSession, REDIS_URL, deletePrefix, keysUnder, runPrefix, startLocation } from './support/location-session';
 
@@ -74,7 +75,8 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(amap.calls()).toBe(1);
 
       const keys = await keysUnder(REDIS_URL, prefix);
-      const key = `${prefix}v1:lbsQuery:amap:wgs84:116.391275:39.907501`;
+      // The key of the canonical parameters, whatever their spelling in the request.
+      const key = lookupKey({ prefix, source: 'amap', datum: 'wgs84' }, 'lbsQuery', ['116.391275', '39.907501']);
       expect(keys).toContain(key);
       const redis = new Redis(REDIS_URL);
       try {
@@ -241,7 +243,8 @@ describe('location service with the AMap adapter and Redis', () => {
       }
       // Outside mainland China: sent unshifted.
       expect(amap.requests.map((r) => r.query.location)).toEqual(['150.000000,10.000000', '150.000000,10.000000']);
-      expect(await keysUnder(REDIS_URL, `${prefix}v1:lbsQuery:amap:wgs84:150.000000`)).toEqual([]);
+      const key = lookupKey({ prefix, source: 'amap', datum: 'wgs84' }, 'lbsQuery', ['150.000000', '10.000000']);
+      expect(await keysUnder(REDIS_URL, key)).toEqual([]);
     });
 
     it('404/099 for an unknown operation', async () => {
@@ -300,11 +303,14 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(res.body).toEqual({ code: '099', resultDesc: 'upstream timed out', lbsStat: '0' });
       expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
       expect(took).toBeLessThan(TIMEOUT_MS + 600);
-      expect(await keysUnder(REDIS_URL, `${prefix}v1:lbsQuery:amap:wgs84:113.264400`)).toEqual([]);
+      const key = lookupKey({ prefix, source: 'amap', datum: 'wgs84' }, 'lbsQuery', ['113.264400', '23.129100']);
+      expect(await keysUnder(REDIS_URL, key)).toEqual([]);
       amap.mode = { kind: 'ok' };
       const after = await s.client.lbsQuery(point);
       expect(after.status).toBe(200);
       expect(after.body).toMatchObject({ code: '000', lbsStat: '1', standardCode: '440104', areaName: '广州市', areaCode: '440100' });
+      // The same key holds the answer once there is one.
+      expect(await keysUnder(REDIS_URL, key)).toEqual([key]);
     });
   });
 
@@ -361,7 +367,9 @@ describe('AMap digital signature and the circuit breaker', () => {
   });
 
   async function boot(env: Record<string, string>): Promise<LocationSession> {
-    const session = await startLocation({ GEOCODER: 'amap', AMAP_KEY: amap.key, AMAP_BASE_URL: amap.url, REDIS_URL, CACHE_KEY_PREFIX: prefix, ...env });
+    // A slow shared Redis must not turn the cached answer the test relies on into a miss.
+    const redis = { REDIS_URL, CACHE_KEY_PREFIX: prefix, REDIS_COMMAND_TIMEOUT_MS: '5000' };
+    const session = await startLocation({ GEOCODER: 'amap', AMAP_KEY: amap.key, AMAP_BASE_URL: amap.url, ...redis, ...env });
     sessions.push(session);
     return session;
   }

@@ -2,6 +2,9 @@
  * The embedded default of `pnpm start`: the offline geocoder, the sample cells and the
  * in-process cache — no network, no Redis.
  */
+import { MainlandChina } from '../src/geo/mainland-china';
+import { GEOCODER } from '../src/geocoder/geocoder.port';
+import type { OfflineGeocoder } from '../src/geocoder/offline';
 import { type LocationSession, startLocation } from './support/location-session';
 
 describe('embedded default (GEOCODER=offline, no REDIS_URL, sample cells)', () => {
@@ -11,6 +14,12 @@ describe('embedded default (GEOCODER=offline, no REDIS_URL, sample cells)', () =
     s = await startLocation({});
   });
   afterAll(() => s?.close());
+
+  it('reads the country borders once: the geocoder uses the mainland test of the app', () => {
+    const mainland = s.app.get(MainlandChina, { strict: false });
+    const geocoder = s.app.get<symbol, OfflineGeocoder>(GEOCODER, { strict: false });
+    expect(geocoder.mainland).toBe(mainland);
+  });
 
   it('answers the address of Tiananmen (WGS-84) with lbsStat 1, then 2', async () => {
     const first = await s.client.lbsQuery({ longitude: '116.391275', latitude: '39.907501' });

@@ -22,7 +22,7 @@ export interface CellLocation {
 
 export interface CellSource {
   readonly name: string;
-  /** `null` when the cell is unknown. Throws `UpstreamUnavailableError` when an online source fails. */
+  /** `null` when the cell is unknown. Throws `UpstreamUnavailableError` (upstream/) when an online source fails. */
   locate(cell: CellKey): Promise<CellLocation | null>;
   close?(): Promise<void>;
 }

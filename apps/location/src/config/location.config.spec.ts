@@ -63,4 +63,11 @@ describe('location config', () => {
       REDIS_COMMAND_TIMEOUT_MS: 250,
     });
   });
+
+  it('limits each app to 1200 requests a minute unless told otherwise (0: off)', () => {
+    expect(loadLocationConfig({}).RATE_LIMIT_PER_MINUTE).toBe(1200);
+    expect(loadLocationConfig({ RATE_LIMIT_PER_MINUTE: '0' }).RATE_LIMIT_PER_MINUTE).toBe(0);
+    expect(loadLocationConfig({ RATE_LIMIT_PER_MINUTE: '60' }).RATE_LIMIT_PER_MINUTE).toBe(60);
+    expect(() => loadLocationConfig({ RATE_LIMIT_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+  });
 });

@@ -37,6 +37,17 @@ export class LocationConfig extends OperationsConfig {
   @Matches(/^\s*https?:\/\/[^\s,*/]+\s*(,\s*https?:\/\/[^\s,*/]+\s*)*$/, { message: 'expected comma-separated origins such as https://console.example.com (never *)' })
   CORS_ORIGINS?: string = undefined;
 
+  /**
+   * Requests per minute and calling app, per instance (0: off). On by default: every answer
+   * may add a cache entry for `CACHE_TTL_SECONDS`, so an app's budget bounds what it can
+   * write (20 a second sustained, bursts of 1200).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  override RATE_LIMIT_PER_MINUTE = 1200;
+
   // --- cache ---------------------------------------------------------------------------
 
   /** `redis://host:port/db`; unset: an in-process cache. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { WORLD_COUNTRIES_FILE, defaultDataDir } from '../geocoder/offline';
+import { WORLD_COUNTRIES_FILE, defaultDataDir } from '../geodata/geodata-files';
 import { convertDatum, gcj02ToWgs84, wgs84ToGcj02 } from './coord-transform';
 import { MainlandChina } from './mainland-china';
 import { loadMainlandChina } from './mainland-china.module';

@@ -12,8 +12,8 @@
  * cell, and the rule is evaluated on the borders in the other cells (about one in ten).
  */
 import { readFile } from 'node:fs/promises';
-import { CountyIndex } from '../geocoder/offline/county-index';
-import { type Geodata, decodeGeodata } from '../geocoder/offline/geodata-format';
+import { CountyIndex } from '../geodata/county-index';
+import { type Geodata, decodeGeodata } from '../geodata/geodata-format';
 import type { MainlandTest } from './coord-transform';
 
 /** The regions of China outside the mainland, with borders of their own in the asset. */
@@ -84,6 +84,16 @@ export class MainlandChina {
   /** Reads and decodes the country borders asset (a few milliseconds). */
   static async load(file: string, toleranceDegrees?: number): Promise<MainlandChina> {
     return new MainlandChina(decodeGeodata(await readFile(file)), toleranceDegrees);
+  }
+
+  /** The decoded country borders the test is built from (the offline geocoder's countries too). */
+  get borders(): Geodata {
+    return this.data;
+  }
+
+  /** The polygon index of `borders`. */
+  get bordersIndex(): CountyIndex {
+    return this.index;
   }
 
   /** Share of the box's cells where the rule is evaluated on the borders. */

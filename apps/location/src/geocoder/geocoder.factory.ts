@@ -1,5 +1,6 @@
 import type { Metrics } from '@geoaccount/observability';
 import type { LocationConfig } from '../config/location.config';
+import type { MainlandChina } from '../geo/mainland-china';
 import { SERVICE_USER_AGENT } from '../upstream/upstream-http';
 import { upstreamPolicyFromConfig } from '../upstream/upstream-policy';
 import { AmapGeocoder } from './amap/amap.geocoder';
@@ -7,8 +8,8 @@ import type { Geocoder } from './geocoder.port';
 import { NominatimGeocoder } from './nominatim/nominatim.geocoder';
 import { createOfflineGeocoder } from './offline';
 
-/** The adapter named by `GEOCODER`. */
-export async function createGeocoder(config: LocationConfig, metrics?: Metrics): Promise<Geocoder> {
+/** The adapter named by `GEOCODER`; `mainland`: the app's, for the offline geocoder's country borders. */
+export async function createGeocoder(config: LocationConfig, metrics?: Metrics, mainland?: MainlandChina): Promise<Geocoder> {
   switch (config.GEOCODER) {
     case 'amap':
       return new AmapGeocoder(
@@ -26,6 +27,6 @@ export async function createGeocoder(config: LocationConfig, metrics?: Metrics):
         upstreamPolicyFromConfig('nominatim', config, metrics?.upstream('nominatim')),
       );
     default:
-      return createOfflineGeocoder();
+      return createOfflineGeocoder({ mainland });
   }
 }

@@ -20,6 +20,11 @@ export interface Place {
   /** County-level code. */
   standardCode?: string;
   address?: string;
+  /**
+   * Forward geocoding only: the address added nothing the geocoder recognised, the answer is
+   * that of the city text alone (the same for any address with this city).
+   */
+  fromCityAlone?: boolean;
 }
 
 export interface Geocoder {
@@ -36,11 +41,3 @@ export interface Geocoder {
 
 /** DI token of the configured `Geocoder`. */
 export const GEOCODER = Symbol('GEOCODER');
-
-/** The upstream could not answer (down, timed out, circuit open, garbage): 503 / 099. */
-export class UpstreamUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'UpstreamUnavailableError';
-  }
-}

@@ -2,12 +2,23 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { sentBody } from '@geoaccount/api';
 import { type AppLogger, InjectAppLogger, currentRequestId } from '@geoaccount/observability';
 import { CALLER_APP, type SignedRequest } from '@geoaccount/signing';
-import type { NextFunction, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 
 const BUSINESS_PARAMS = ['productId', 'busdepId', 'merId'] as const;
 
 function text(value: unknown, max = 40): string | null {
   return typeof value === 'string' ? value.slice(0, max) : null;
+}
+
+/**
+ * The operation of the route that served the request, from the route Express matched (the
+ * path the controller declares), not the path typed: routing ignores case and a trailing
+ * slash, so `/lbsapi/api/lbsquery` and `/lbsapi/api/lbsQuery/` are `lbsQuery` too.
+ * Null when no route matched.
+ */
+function operationOf(req: Request): string | null {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' ? (route.path.split('/').pop() ?? null) : null;
 }
 
 /**
@@ -32,7 +43,7 @@ export class LbsAccountingMiddleware implements NestMiddleware {
       const body = sentBody(res) as Record<string, unknown> | undefined;
       const line: Record<string, unknown> = {
         requestId,
-        op: req.path.split('/').pop() ?? req.path,
+        op: operationOf(req),
         app: req[CALLER_APP]?.appToken ?? null,
       };
       for (const name of BUSINESS_PARAMS) line[name] = text(query[`param.${name}`]);

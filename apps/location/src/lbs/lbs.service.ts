@@ -6,7 +6,8 @@ import { CELL_SOURCE, type CellSource } from '../cells/cell-source.port';
 import { LocationConfig } from '../config/location.config';
 import { type MainlandTest, convertDatum } from '../geo/coord-transform';
 import { MainlandChina } from '../geo/mainland-china';
-import { GEOCODER, type Geocoder, type Place, UpstreamUnavailableError } from '../geocoder/geocoder.port';
+import { GEOCODER, type Geocoder, type Place } from '../geocoder/geocoder.port';
+import { UpstreamUnavailableError } from '../upstream/upstream-errors';
 import { UpstreamTimeoutError } from '../upstream/upstream-policy';
 import { type KeyContext, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
 
@@ -22,6 +23,12 @@ export interface LbsAnswer extends LbsFields {
 interface Lookup {
   fields: LbsFields;
   fromCache: boolean;
+}
+
+/** A computed answer; `key`: cache it under this key instead of the request's (an answer that depends on fewer parameters). */
+interface Computed {
+  fields: LbsFields;
+  key?: string;
 }
 
 /** The address fields of lbsQuery and baseStationQuery, from a place (all `null` without one). */
@@ -66,24 +73,33 @@ export class LbsService {
   lbsQuery(longitude: string, latitude: string): Promise<LbsAnswer> {
     const lon = canonicalDegrees(longitude);
     const lat = canonicalDegrees(latitude);
-    return this.answer('lbsQuery', this.geocoder.name, [lon, lat], async () => {
+    return this.answer(this.key('lbsQuery', this.geocoder.name, [lon, lat]), async () => {
       const [x, y] = convertDatum(Number(lon), Number(lat), this.datum, this.geocoder.datum, this.inMainland);
       const place = await this.geocoder.reverse(x, y);
-      return place && addressFields(place);
+      return place && { fields: addressFields(place) };
     });
   }
 
-  /** City + address → coordinates (in COORD_SYSTEM) and the county-level code. */
+  /**
+   * City + address → coordinates (in COORD_SYSTEM) and the county-level code. An answer for
+   * the city alone (the address added nothing the geocoder knows: a typo, or junk) is cached
+   * under the city alone, where an address equal to the city finds it: any number of
+   * addresses a city does not know add one entry to the cache, not one each.
+   */
   addressQuery(cityText: string, addressText: string): Promise<LbsAnswer> {
     const city = canonicalText(cityText);
     const address = canonicalText(addressText);
     if (city === '') throw new InvalidParameterException('param.city', 'missing');
     if (address === '') throw new InvalidParameterException('param.address', 'missing');
-    return this.answer('addressQuery', this.geocoder.name, [city, address], async () => {
+    const source = this.geocoder.name;
+    const cityKey = this.key('addressQuery', source, [city]);
+    const key = address === city ? cityKey : this.key('addressQuery', source, [city, address]);
+    return this.answer(key, async () => {
       const place = await this.geocoder.forward(city, address);
       if (!place) return null;
       const [x, y] = convertDatum(place.longitude, place.latitude, this.geocoder.datum, this.datum, this.inMainland);
-      return { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: place.standardCode ?? null };
+      const fields = { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: place.standardCode ?? null };
+      return { fields, key: place.fromCityAlone ? cityKey : key };
     });
   }
 
@@ -92,7 +108,7 @@ export class LbsService {
     const parts = [mccText, mncText, lacText, cellidText].map(canonicalDigits);
     const [mcc, mnc, lac, cellid] = parts.map(Number) as [number, number, number, number];
     const source = `${this.cells.name}+${this.geocoder.name}`;
-    return this.answer('baseStationQuery', source, parts, async () => {
+    return this.answer(this.key('baseStationQuery', source, parts), async () => {
       if (![mcc, mnc, lac, cellid].every(Number.isSafeInteger)) return null;
       const cell = await this.cells.locate({ mcc, mnc, lac, cellid });
       if (!cell) return null;
@@ -100,32 +116,36 @@ export class LbsService {
       const [gx, gy] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.geocoder.datum, this.inMainland);
       const place = await this.geocoder.reverse(gx, gy);
       const [x, y] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.datum, this.inMainland);
-      return { longitude: formatDegrees(x), latitude: formatDegrees(y), ...addressFields(place) };
+      return { fields: { longitude: formatDegrees(x), latitude: formatDegrees(y), ...addressFields(place) } };
     });
   }
 
-  private async answer(operation: string, source: string, parts: string[], compute: () => Promise<LbsFields | null>): Promise<LbsAnswer> {
+  private key(operation: string, source: string, parts: string[]): string {
     const ctx: KeyContext = { prefix: this.config.CACHE_KEY_PREFIX, source, datum: this.datum };
-    const key = lookupKey(ctx, operation, parts);
+    return lookupKey(ctx, operation, parts);
+  }
+
+  private async answer(key: string, compute: () => Promise<Computed | null>): Promise<LbsAnswer> {
     const { fields, fromCache } = await this.flights.run(key, () => this.lookup(key, compute));
     const result = fromCache ? LbsCodes.OK_CACHE : LbsCodes.OK_UPSTREAM;
     return { code: result.code, resultDesc: result.message, lbsStat: fromCache ? LbsStat.CACHE : LbsStat.UPSTREAM, ...fields };
   }
 
-  private async lookup(key: string, compute: () => Promise<LbsFields | null>): Promise<Lookup> {
+  private async lookup(key: string, compute: () => Promise<Computed | null>): Promise<Lookup> {
     const cached = parseCached(await this.cache.get(key));
     if (cached) return { fields: cached, fromCache: true };
-    let fields: LbsFields | null;
+    let computed: Computed | null;
     try {
-      fields = await compute();
+      computed = await compute();
     } catch (err) {
       if (!(err instanceof UpstreamUnavailableError)) throw err;
       this.logger.debug(`upstream failure: ${err.message}`);
       throw new ApiException(LbsCodes.UPSTREAM_UNAVAILABLE, err instanceof UpstreamTimeoutError ? 'upstream timed out' : undefined);
     }
     // "Nothing found" is a failure: answered 404 and, like every failure, not cached.
-    if (!fields) throw new ApiException(LbsCodes.NOT_FOUND);
-    await this.cache.set(key, JSON.stringify(fields), this.config.CACHE_TTL_SECONDS);
+    if (!computed) throw new ApiException(LbsCodes.NOT_FOUND);
+    const { fields } = computed;
+    await this.cache.set(computed.key ?? key, JSON.stringify(fields), this.config.CACHE_TTL_SECONDS);
     return { fields, fromCache: false };
   }
 }

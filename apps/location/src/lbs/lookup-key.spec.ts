@@ -24,9 +24,20 @@ describe('lookup keys', () => {
 
   it('builds keys from the operation, the sources, the datum and the parameters only', () => {
     const ctx = { prefix: 'lbs:', source: 'amap', datum: 'wgs84' };
-    expect(lookupKey(ctx, 'lbsQuery', ['116.397000', '39.909000'])).toBe('lbs:v1:lbsQuery:amap:wgs84:116.397000:39.909000');
+    expect(lookupKey(ctx, 'lbsQuery', ['116.397000', '39.909000'])).toMatch(/^lbs:v2:lbsQuery:[\w-]{43}$/);
+    expect(lookupKey(ctx, 'lbsQuery', ['116.397000', '39.909000'])).toBe(lookupKey({ ...ctx }, 'lbsQuery', ['116.397000', '39.909000']));
+    expect(lookupKey({ ...ctx, source: 'offline' }, 'lbsQuery', ['1', '2'])).not.toBe(lookupKey(ctx, 'lbsQuery', ['1', '2']));
     // A part cannot pass for two.
     expect(lookupKey(ctx, 'addressQuery', ['a:b', 'c'])).not.toBe(lookupKey(ctx, 'addressQuery', ['a', 'b:c']));
     expect(lookupKey({ ...ctx, datum: 'gcj02' }, 'lbsQuery', ['1', '2'])).not.toBe(lookupKey(ctx, 'lbsQuery', ['1', '2']));
+    expect(lookupKey(ctx, 'addressQuery', ['北京市'])).not.toBe(lookupKey(ctx, 'addressQuery', ['北京市', '']));
+  });
+
+  it('has one size whatever the length of the parameters', () => {
+    const ctx = { prefix: 'lbs:', source: 'offline', datum: 'wgs84' };
+    const short = lookupKey(ctx, 'addressQuery', ['杭州', 'x']);
+    const long = lookupKey(ctx, 'addressQuery', ['杭州'.repeat(120), '长'.repeat(255)]);
+    expect(long).toHaveLength(short.length);
+    expect(Buffer.byteLength(long)).toBe('lbs:v2:addressQuery:'.length + 43);
   });
 });

@@ -3,6 +3,7 @@
  * only what decides an answer: the operation, the sources that compute it, the datum of the
  * answer, and the normalised parameters — never `productId`, `busdepId` or `merId`.
  */
+import { createHash } from 'node:crypto';
 
 /** Decimal degrees with the fixed precision of the service (6 decimals, about 0.1 m). */
 export function formatDegrees(value: number): string {
@@ -33,7 +34,15 @@ export interface KeyContext {
   datum: string;
 }
 
-/** `<prefix>v1:<op>:<source>:<datum>:<part>:<part>...`, parts percent-encoded so that none can pass for two. */
+/**
+ * `<prefix>v2:<op>:<digest>`: the digest is SHA-256 (base64url, 43 characters) of the sources,
+ * the datum and the normalised parameters, so every key of an operation has one size however
+ * long the parameters (a 255-character address made a key of over 2 KB), and no part can pass
+ * for two (the parts are hashed as a JSON array).
+ */
 export function lookupKey(ctx: KeyContext, operation: string, parts: readonly string[]): string {
-  return `${ctx.prefix}v1:${operation}:${ctx.source}:${ctx.datum}:${parts.map(encodeURIComponent).join(':')}`;
+  const digest = createHash('sha256')
+    .update(JSON.stringify([ctx.source, ctx.datum, ...parts]))
+    .digest('base64url');
+  return `${ctx.prefix}v2:${operation}:${digest}`;
 }

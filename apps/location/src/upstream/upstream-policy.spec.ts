@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { UpstreamUnavailableError } from '../geocoder/geocoder.port';
+import { UpstreamUnavailableError } from './upstream-errors';
 import { UpstreamHttpError } from './upstream-http';
 import { TransientUpstreamError, UpstreamPolicy, UpstreamTimeoutError, isTransientFailure } from './upstream-policy';
 

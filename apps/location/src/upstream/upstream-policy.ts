@@ -15,7 +15,7 @@ import {
   wrap,
   type IPolicy,
 } from 'cockatiel';
-import { UpstreamUnavailableError } from '../geocoder/geocoder.port';
+import { UpstreamUnavailableError } from './upstream-errors';
 import { UpstreamHttpError } from './upstream-http';
 
 /** The upstream did not answer within `UPSTREAM_TIMEOUT_MS` (retries included). */

@@ -1,7 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { UpstreamUnavailableError } from '../../geocoder/geocoder.port';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { TransientUpstreamError, UpstreamPolicy } from '../../upstream/upstream-policy';
 import { OpenCellIdCellSource, parseOpenCellId } from './opencellid-cell-source';
 

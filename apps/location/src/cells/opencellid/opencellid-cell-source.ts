@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from '../../geocoder/geocoder.port';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { UpstreamHttp } from '../../upstream/upstream-http';
 import { TransientUpstreamError, type UpstreamPolicy } from '../../upstream/upstream-policy';
 import type { CellKey, CellLocation, CellSource } from '../cell-source.port';

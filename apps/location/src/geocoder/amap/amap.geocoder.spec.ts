@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from '../geocoder.port';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { TransientUpstreamError } from '../../upstream/upstream-policy';
 import { amapSignature, amapText, checkAmapStatus, parseGeo, parseRegeo } from './amap.geocoder';
 
@@ -112,5 +112,17 @@ describe('AMap adapter parsing', () => {
       address: '广东省深圳市南山区深南大道6008号',
     });
     expect(() => parseGeo({ geocodes: [{ location: [] }] })).toThrow(UpstreamUnavailableError);
+  });
+
+  it('marks an answer at the level of the city named by the city text as the city alone', () => {
+    const city = (level: string) => ({
+      geocodes: [{ province: '浙江省', city: '杭州市', adcode: '330100', location: '120.155070,30.274084', level }],
+    });
+    expect(parseGeo(city('市'), '杭州市')?.fromCityAlone).toBe(true);
+    expect(parseGeo(city('市'), '杭州')?.fromCityAlone).toBe(true);
+    expect(parseGeo(city('省'), '浙江')?.fromCityAlone).toBe(true);
+    // A province in the city text, its city in the address: the address decided.
+    expect(parseGeo(city('市'), '浙江')?.fromCityAlone).toBeUndefined();
+    expect(parseGeo(city('门牌号'), '杭州市')?.fromCityAlone).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { divisionCodes } from '../../geo/division-codes';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { UpstreamHttp } from '../../upstream/upstream-http';
 import { TransientUpstreamError, type UpstreamPolicy } from '../../upstream/upstream-policy';
-import { type Geocoder, type Place, UpstreamUnavailableError } from '../geocoder.port';
+import { type Geocoder, type Place } from '../geocoder.port';
 
 export interface AmapOptions {
   key: string;
@@ -93,7 +94,7 @@ export function parseRegeo(body: unknown, longitude: number, latitude: number): 
 }
 
 /** `/v3/geocode/geo` answer → the first geocode; `null` when there is none. */
-export function parseGeo(body: unknown): Place | null {
+export function parseGeo(body: unknown, city = ''): Place | null {
   const geocodes = (body as { geocodes?: unknown }).geocodes;
   if (!Array.isArray(geocodes) || geocodes.length === 0) return null;
   const g = (geocodes[0] ?? {}) as Record<string, unknown>;
@@ -107,7 +108,19 @@ export function parseGeo(body: unknown): Place | null {
     country: amapText(g.country),
     ...placeFields(adcode, { province: amapText(g.province), city: amapText(g.city), district: amapText(g.district) }),
     address: amapText(g.formatted_address),
+    ...(answersCityAlone(g, city) ? { fromCityAlone: true } : {}),
   };
+}
+
+/**
+ * AMap answered at the level of a province or a city (`level` 省 / 市) that the city text
+ * itself names: the address added nothing. (A city text naming a province and an address
+ * naming one of its cities is answered at level 市 too, but depends on the address.)
+ */
+function answersCityAlone(g: Record<string, unknown>, city: string): boolean {
+  const level = amapText(g.level);
+  const name = level === '市' ? (amapText(g.city) ?? amapText(g.province)) : level === '省' ? amapText(g.province) : undefined;
+  return name !== undefined && city !== '' && (city.includes(name) || name.startsWith(city));
 }
 
 /** AMap web-service API v3 (GCJ-02). */
@@ -129,7 +142,7 @@ export class AmapGeocoder implements Geocoder {
   }
 
   forward(city: string, address: string): Promise<Place | null> {
-    return this.call('/v3/geocode/geo', { address, city }, parseGeo);
+    return this.call('/v3/geocode/geo', { address, city }, (body) => parseGeo(body, city));
   }
 
   close(): Promise<void> {

@@ -1,7 +1,8 @@
 import { MinIntervalLimiter } from '../../upstream/min-interval-limiter';
+import { UpstreamUnavailableError } from '../../upstream/upstream-errors';
 import { UpstreamHttp } from '../../upstream/upstream-http';
 import type { UpstreamPolicy } from '../../upstream/upstream-policy';
-import { type Geocoder, type Place, UpstreamUnavailableError } from '../geocoder.port';
+import { type Geocoder, type Place } from '../geocoder.port';
 
 export interface NominatimOptions {
   baseUrl: string;

@@ -10,7 +10,7 @@
  * - Hong Kong, Macao and Taiwan carry their region codes (810000, 820000, 710000) as province,
  *   the district (county for Taiwan) as area name, and no county code.
  */
-import { DivisionRow, GeodataHeader } from './geodata-format';
+import { DivisionRow, GeodataHeader } from '../../geodata/geodata-format';
 
 export type DivisionLevel = 'province' | 'prefecture' | 'county';
 

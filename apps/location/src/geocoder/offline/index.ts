@@ -1,20 +1,16 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MainlandChina } from '../../geo/mainland-china';
+import { CountyIndex } from '../../geodata/county-index';
+import { CHINA_GEODATA_FILE, WORLD_CITIES_FILE, WORLD_COUNTRIES_FILE, defaultDataDir } from '../../geodata/geodata-files';
+import { decodeGeodata, releaseBuffer } from '../../geodata/geodata-format';
+import { decodeWorldCities } from '../../geodata/world-cities-format';
 import { Geocoder } from '../geocoder.port';
-import { CountyIndex } from './county-index';
 import { DivisionTable } from './divisions';
-import { decodeGeodata, releaseBuffer } from './geodata-format';
 import { OfflineGeocoder } from './offline.geocoder';
-import { decodeWorldCities } from './world-cities-format';
 import { CountryBorders, NearestCities } from './world-places';
 
 export { OfflineGeocoder } from './offline.geocoder';
-
-export const CHINA_GEODATA_FILE = 'china-geodata.bin.gz';
-export const WORLD_CITIES_FILE = 'world-cities.bin.gz';
-export const WORLD_COUNTRIES_FILE = 'world-countries.bin.gz';
 
 export interface OfflineGeocoderOptions {
   /** Folder holding the assets; default: the app's `src/data` (found from `src` and `dist`). */
@@ -25,34 +21,23 @@ export interface OfflineGeocoderOptions {
   nearestCityMaxKm?: number;
   /** A point in China outside every polygon takes the county this near, in degrees (default 0.03, ~3 km). */
   coastToleranceDegrees?: number;
-}
-
-/**
- * The default folder of the assets: the app's `src/data`, found by walking up from this file,
- * so that the sources, the compiled `dist` and the build scripts' output all find it.
- */
-export function defaultDataDir(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    for (const candidate of [path.join(dir, 'data'), path.join(dir, 'src', 'data')]) {
-      if (existsSync(path.join(candidate, CHINA_GEODATA_FILE))) return candidate;
-    }
-    dir = path.dirname(dir);
-  }
-  return path.resolve(__dirname, '..', '..', 'data');
+  /**
+   * The mainland test the app already loaded (`MainlandChinaModule`): its country borders are
+   * reused, not read and indexed a second time. Default: loaded from the data folder.
+   */
+  mainland?: MainlandChina;
 }
 
 /** Loads the built assets (a few hundred milliseconds) and returns the `offline` geocoder. */
 export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}): Promise<Geocoder & OfflineGeocoder> {
   const dataDir = options.dataDir ?? defaultDataDir();
   const withCities = options.worldCities ?? true;
-  const [china, countries, world] = await Promise.all([
+  const [china, mainland, world] = await Promise.all([
     readFile(path.join(dataDir, CHINA_GEODATA_FILE)),
-    readFile(path.join(dataDir, WORLD_COUNTRIES_FILE)),
+    options.mainland ?? MainlandChina.load(path.join(dataDir, WORLD_COUNTRIES_FILE)),
     withCities ? readFile(path.join(dataDir, WORLD_CITIES_FILE)) : Promise.resolve(undefined),
   ]);
   const geodata = decodeGeodata(china);
-  const borders = decodeGeodata(countries);
   releaseBuffer(china);
   const towns = geodata.header.towns;
   // Held by the town matcher from here on, not by the header.
@@ -61,8 +46,8 @@ export async function createOfflineGeocoder(options: OfflineGeocoderOptions = {}
     counties: new CountyIndex(geodata),
     divisions: new DivisionTable(geodata.header),
     towns,
-    countries: new CountryBorders(borders),
-    mainland: new MainlandChina(borders),
+    countries: new CountryBorders(mainland.borders, mainland.bordersIndex),
+    mainland,
     cities: world ? new NearestCities(decodeWorldCities(world)) : undefined,
     nearestCityMaxKm: options.nearestCityMaxKm ?? 100,
     coastToleranceDegrees: options.coastToleranceDegrees ?? 0.03,

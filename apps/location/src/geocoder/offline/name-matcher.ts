@@ -128,9 +128,20 @@ export class NameMatcher {
 
   /** City + address text → the deepest matching division, or undefined. */
   match(city: string, address: string): Division | undefined {
+    return this.matchMentions(this.mentions(city), this.mentions(address));
+  }
+
+  /**
+   * `match(city, address)` and `match(city, '')` at once, the city text read once: whether the
+   * address changed the answer.
+   */
+  matchWithCityAlone(city: string, address: string): { division?: Division; cityAlone?: Division } {
     const cityMentions = this.mentions(city);
-    const addressMentions = this.mentions(address);
-    const all = [...cityMentions, ...addressMentions];
+    return { division: this.matchMentions(cityMentions, this.mentions(address)), cityAlone: this.matchMentions(cityMentions, []) };
+  }
+
+  private matchMentions(cityMentions: Mention[], addressMentions: Mention[]): Division | undefined {
+    const all = addressMentions.length === 0 ? cityMentions : [...cityMentions, ...addressMentions];
     const scope = this.resolve(cityMentions, undefined, all);
     if (!scope) return this.resolve(addressMentions, undefined, all);
     if (scope.level === 'county') return scope;

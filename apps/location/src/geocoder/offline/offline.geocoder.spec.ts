@@ -185,6 +185,16 @@ describe('OfflineGeocoder (built assets)', () => {
       expect(taipei?.standardCode).toBeUndefined();
     });
 
+    it('marks an answer the city text alone gives, whatever the address', () => {
+      expect(geocoder.forwardSync('杭州市', 'qx7Zk0aPw9 unknown')?.fromCityAlone).toBe(true);
+      expect(geocoder.forwardSync('杭州市', '杭州市 qx7Zk0aPw9')?.fromCityAlone).toBe(true);
+      expect(geocoder.forwardSync('北京市', '长安街1号')?.fromCityAlone).toBe(true);
+      // The address named a county, a town, or a city of the province named.
+      expect(geocoder.forwardSync('杭州市', '西湖区文三路')?.fromCityAlone).toBeUndefined();
+      expect(geocoder.forwardSync('上海', '陆家嘴环路1000号')?.fromCityAlone).toBeUndefined();
+      expect(geocoder.forwardSync('浙江', '杭州市')?.fromCityAlone).toBeUndefined();
+    });
+
     it('answers null when no division is named', async () => {
       expect(await geocoder.forward('Springfield', 'Main Street 1')).toBeNull();
       expect(await geocoder.forward('', '')).toBeNull();

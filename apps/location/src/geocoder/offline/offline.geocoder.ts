@@ -5,11 +5,12 @@
  */
 import { gcj02ToWgs84 } from '../../geo/coord-transform';
 import type { MainlandChina } from '../../geo/mainland-china';
+import type { CountyIndex } from '../../geodata/county-index';
+import type { TownTable } from '../../geodata/geodata-format';
 import { Datum, Geocoder, Place } from '../geocoder.port';
-import { CountyIndex } from './county-index';
 import { CHINA, Division, DivisionTable, isRegion } from './divisions';
 import { NameMatcher } from './name-matcher';
-import { TownMatcher, TownTable } from './town-matcher';
+import { TownMatcher } from './town-matcher';
 import { CountryBorders, NearestCities } from './world-places';
 
 export interface OfflineGeocoderParts {
@@ -88,12 +89,15 @@ export class OfflineGeocoder implements Geocoder {
   }
 
   forwardSync(city: string, address: string): Place | null {
-    let division = this.matcher.match(city, address);
+    const matched = this.matcher.matchWithCityAlone(city, address);
+    let division = matched.division;
     if (!division) return null;
     if (division.level !== 'county' && !isRegion(division.code)) division = this.towns?.countyIn(address, division) ?? division;
     const place = this.place(division.lon, division.lat, division);
     // The deepest division matched: a county, or a prefecture / province named alone.
     if (!place.standardCode && !(isRegion(division.code) && division.level === 'county')) place.standardCode = division.code;
+    // What the city text alone gives (no address, no town): the same answer for any address.
+    if (division === matched.cityAlone) place.fromCityAlone = true;
     return place;
   }
 

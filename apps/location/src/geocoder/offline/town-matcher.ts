@@ -3,18 +3,10 @@
  * county: 上海 + 陆家嘴环路 → 浦东新区, 深圳 + 粤海街道 → 南山区. Only inside the division
  * already found, and only when every town named lies in one county.
  */
+import type { TownTable } from '../../geodata/geodata-format';
 import { normalizeText, townStem, townSuffixAt } from './admin-names';
 import { Division } from './divisions';
 import { isStreetAt } from './name-matcher';
-
-/**
- * The towns as stored in the asset, stems computed at build time: `stems` is '|'-separated,
- * `counties` holds, per stem, the ','-separated base-36 indexes of its counties.
- */
-export interface TownTable {
-  stems: string;
-  counties: string;
-}
 
 /** Town stems that name a part of almost any town (城关镇, 新城街道...): never matched. */
 const GENERIC = new Set([

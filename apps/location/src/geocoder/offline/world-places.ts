@@ -4,9 +4,9 @@
  * GeoNames populated place.
  */
 import { around } from 'geokdbush';
-import { CountyIndex } from './county-index';
-import { Geodata } from './geodata-format';
-import { WorldCities, cityName } from './world-cities-format';
+import { CountyIndex } from '../../geodata/county-index';
+import { Geodata } from '../../geodata/geodata-format';
+import { WorldCities, cityName } from '../../geodata/world-cities-format';
 
 export interface CountryHit {
   /** ISO 3166-1 alpha-2 (territories such as HK, MO, TW included). */
@@ -35,8 +35,12 @@ export class CountryBorders {
   private readonly index: CountyIndex;
   private readonly hits: (CountryHit | undefined)[];
 
-  constructor(private readonly data: Geodata) {
-    this.index = new CountyIndex(data);
+  /** `index`: the polygon index of `data` when one is built already. */
+  constructor(
+    private readonly data: Geodata,
+    index?: CountyIndex,
+  ) {
+    this.index = index ?? new CountyIndex(data);
     this.hits = new Array<CountryHit | undefined>(data.header.counties.length);
   }
 

@@ -1,6 +1,6 @@
 import { InvalidParameterException } from '@geoaccount/api';
 import { checkParams } from './lbs-params';
-import { BASE_STATION_QUERY, LBS_QUERY } from './operation-params';
+import { ADDRESS_QUERY, BASE_STATION_QUERY, LBS_QUERY } from './operation-params';
 
 const refusal = (fn: () => unknown): [string, string] | undefined => {
   try {
@@ -33,6 +33,17 @@ describe('checkParams', () => {
   it('refuses a repeated parameter', () => {
     expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.longitude': ['1', '2'] }))).toEqual(['param.longitude', 'invalid']);
     expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.merId': ['a', 'b'] }))).toEqual(['param.merId', 'invalid']);
+  });
+
+  it("refuses a value holding ':' (it could move text to its neighbour under one signature)", () => {
+    expect(refusal(() => checkParams(ADDRESS_QUERY, { 'param.city': '北京市', 'param.address': '长安街1号:D7' }))).toEqual([
+      'param.address',
+      "':' in",
+    ]);
+    expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.busdepId': 'D:7' }))).toEqual(['param.busdepId', "':' in"]);
+    expect(checkParams(ADDRESS_QUERY, { 'param.city': '北京市', 'param.address': '长安街1号：2栋' })['param.address']).toBe(
+      '长安街1号：2栋',
+    );
   });
 
   it('counts lengths in characters', () => {

@@ -33,7 +33,8 @@ export type Params<R extends ParamRules> = { [K in RequiredOf<R>]: string } & { 
 /**
  * Checks a query against its rules and returns only the named parameters. The first
  * parameter that fails is refused as `missing` (absent or empty and required), `too long`,
- * or `invalid` (a repeated parameter, a wrong form, out of range), like the validation pipe
+ * `':' in` (a colon, CONTRACT §3), or `invalid` (a repeated parameter, a wrong form, out of
+ * range), like the validation pipe
  * refuses a DTO. The three operations are the hot paths of the service: this check costs
  * about a microsecond where class-transformer and class-validator cost tens.
  */
@@ -49,6 +50,9 @@ export function checkParams<R extends ParamRules>(rules: R, query: Readonly<Reco
     if (typeof value !== 'string') throw new InvalidParameterException(name, 'invalid');
     // maxLength counts at most value.length characters: only a longer text needs counting.
     if (value.length > rule.max && !maxLength(value, rule.max)) throw new InvalidParameterException(name, 'too long');
+    // The signed plaintext joins the values with ':' unescaped (CONTRACT §3): a value holding
+    // one could pass text to its neighbour under the same signature.
+    if (value.includes(':')) throw new InvalidParameterException(name, "':' in");
     if (rule.pattern && !rule.pattern.test(value)) throw new InvalidParameterException(name, 'invalid');
     if (rule.limit !== undefined && !(Math.abs(Number(value)) <= rule.limit)) throw new InvalidParameterException(name, 'invalid');
     out[name] = value;

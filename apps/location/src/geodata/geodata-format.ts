@@ -9,10 +9,18 @@
  * Coordinates are GCJ-02, as in the source polygons.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { TownTable } from './town-matcher';
 
 export const GEODATA_MAGIC = 'GEOD';
 export const GEODATA_FORMAT = 1;
+
+/**
+ * Towns and sub-districts (乡镇街道), compact: `stems` holds the town stems ('|'-separated,
+ * sorted), `counties` holds, per stem, the ','-separated base-36 indexes of its counties.
+ */
+export interface TownTable {
+  stems: string;
+  counties: string;
+}
 
 /** `[code, name, seatLongitude, seatLatitude]`; seats are in degrees (GCJ-02). */
 export type DivisionRow = [code: string, name: string, lon: number, lat: number];
@@ -33,7 +41,7 @@ export interface GeodataHeader {
    * their region's code (810000 / 820000 / 710000): they have no county codes of their own.
    */
   counties: DivisionRow[];
-  /** Towns and sub-districts (乡镇街道) for forward geocoding (see `town-matcher.ts`). */
+  /** Towns and sub-districts (乡镇街道) for forward geocoding (the geocoder's town matcher). */
   towns?: TownTable;
   polygonCount: number;
   pointCount: number;
