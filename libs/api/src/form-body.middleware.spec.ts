@@ -176,7 +176,8 @@ describe('FormBodyMiddleware: body limits on the stream', () => {
 
   it('refuses another content type or a compressed body (415, 90415) without reading it', async () => {
     const unsupported = { response_code: '90415', response_message: 'unsupported media type' };
-    for (const headers of [{ 'Content-Type': 'text/plain' }, {}, { ...form, 'Content-Encoding': 'gzip' }]) {
+    const cases: Record<string, string>[] = [{ 'Content-Type': 'text/plain' }, {}, { ...form, 'Content-Encoding': 'gzip' }];
+    for (const headers of cases) {
       const res = await upload(port, headers, { head: 'name=', piece: Buffer.from('x'.repeat(1024)), total: 8 * 1024 * 1024 });
       expect({ headers, status: res.status, body: res.body, finished: res.finished }).toEqual({
         headers,
