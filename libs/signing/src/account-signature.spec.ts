@@ -1,4 +1,5 @@
 import { signAccount, verifyAccount } from './account-signature';
+import { requestPath } from './account-signature.guard';
 import { accountPlaintext, canonicalPath, rfc3986 } from './portable';
 import { hmacKey } from './hmac';
 
@@ -112,5 +113,19 @@ describe('canonicalPath', () => {
 
   it('throws on a malformed escape', () => {
     expect(() => canonicalPath('/account/v1.0.1/users/%zz')).toThrow(URIError);
+  });
+});
+
+describe('requestPath', () => {
+  it('takes the path of the request target as sent, without the query', () => {
+    expect(requestPath({ originalUrl: '/account/v1.0.1/users/%E5%BC%A0/auths?timestamp=1', url: '/x' })).toBe(
+      '/account/v1.0.1/users/%E5%BC%A0/auths',
+    );
+    expect(requestPath({ url: '/account/v1.0.1/auths' })).toBe('/account/v1.0.1/auths');
+  });
+
+  it('drops the scheme and authority of an absolute-form target', () => {
+    expect(requestPath({ originalUrl: 'http://127.0.0.1:3001/account/v1.0.1/auths?a=1' })).toBe('/account/v1.0.1/auths');
+    expect(requestPath({ originalUrl: 'http://127.0.0.1:3001' })).toBe('/');
   });
 });
