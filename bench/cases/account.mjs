@@ -42,10 +42,10 @@ export function accountEnv(ctx) {
 
 export const loginId = (n) => `u${String(n).padStart(7, '0')}`;
 
-/** Signs one account request (CONTRACT §2); returns the query string (GET) or form body. */
-export function signedQuery(app, method, params, pathIds = {}, timestamp = Math.floor(Date.now() / 1000)) {
+/** Signs one account request to `path` (CONTRACT §2); returns the query string (GET) or form body. */
+export function signedQuery(app, method, path, params, pathIds = {}, timestamp = Math.floor(Date.now() / 1000)) {
   const sent = { ...params, timestamp: String(timestamp) };
-  const signature = signAccount(hmacKey(app.secret), method, app.appToken, { ...sent, ...pathIds });
+  const signature = signAccount(hmacKey(app.secret), method, app.appToken, path, { ...sent, ...pathIds });
   return Object.entries({ ...sent, app_token: app.appToken, signature })
     .map(([k, v]) => `${rfc3986(k)}=${rfc3986(v)}`)
     .join('&');
@@ -155,7 +155,7 @@ export function accountCases(ctx) {
     const encrypted = encryptPassword(ctx.slapd.password, deriveAesKey(app.aesKey), app.aesMode);
     return {
       path: `${PREFIX}/users/login/${id}`,
-      body: signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: id }, ts),
+      body: signedQuery(app, 'POST', `${PREFIX}/users/login/${id}`, { user_pwd_encrypt: encrypted }, { user_login_id: id }, ts),
     };
   };
 
@@ -181,7 +181,9 @@ export function accountCases(ctx) {
       prepare: async () => {
         // 1,000 users spread over the whole table, one at random per request.
         const ids = Array.from({ length: 1000 }, (_, i) => loginId(1 + Math.floor((i * s.users) / 1000)));
-        const paths = ids.map((id) => `${PREFIX}/users/${id}?${signedQuery(app, 'GET', {}, { user_login_id: id }, ts)}`);
+        const paths = ids.map(
+          (id) => `${PREFIX}/users/${id}?${signedQuery(app, 'GET', `${PREFIX}/users/${id}`, {}, { user_login_id: id }, ts)}`,
+        );
         return {
           service: {
             generator: { kind: 'random-path', paths },
@@ -208,7 +210,14 @@ export function accountCases(ctx) {
       target: { ratio: 0.9 },
       prepare: async () => {
         const encrypted = encryptPassword(LOGIN_PASSWORD, deriveAesKey(app.aesKey), app.aesMode);
-        const body = signedQuery(app, 'POST', { user_pwd_encrypt: encrypted }, { user_login_id: LOGIN_ID }, ts);
+        const body = signedQuery(
+          app,
+          'POST',
+          `${PREFIX}/users/login/${LOGIN_ID}`,
+          { user_pwd_encrypt: encrypted },
+          { user_login_id: LOGIN_ID },
+          ts,
+        );
         return {
           service: {
             method: 'POST',
@@ -295,7 +304,7 @@ export function accountCases(ctx) {
       // Answers of about 3 MB: fewer connections, or every answer waits behind 49 others.
       connections: Math.min(s.connections, 10),
       prepare: async () => {
-        const path = `${PREFIX}/auths?${signedQuery(app, 'GET', {}, {}, ts)}`;
+        const path = `${PREFIX}/auths?${signedQuery(app, 'GET', `${PREFIX}/auths`, {}, {}, ts)}`;
         const count = `"count":"${s.auths}"`;
         return {
           service: {
@@ -327,7 +336,7 @@ export function accountCases(ctx) {
       connections: Math.min(s.connections, 10),
       prepare: async () => {
         const query = { page_number: '500', page_size: '20' };
-        const path = `${PREFIX}/users?${signedQuery(app, 'GET', query, {}, ts)}`;
+        const path = `${PREFIX}/users?${signedQuery(app, 'GET', `${PREFIX}/users`, query, {}, ts)}`;
         const first = loginId(9981);
         return {
           service: {

@@ -1,6 +1,17 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AccountClient } from '@geoaccount/client';
 import { DEMO_APP, signAccount } from '@geoaccount/signing';
-import { APP_A, APP_B, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
-import { seedAuth } from './support/fixtures';
+import {
+  APP_A,
+  APP_B,
+  type AccountHarness,
+  type RunningAccountApp,
+  listenAccountApp,
+  startAccountHarness,
+} from './support/account-harness';
+import { seedAuth, seedGroup } from './support/fixtures';
+import { seedUser } from './support/user-fixtures';
 
 const UNAUTHORIZED = (message: string) => ({ response_code: '90401', response_message: message });
 const OK_CREATED = { response_code: '90000', response_message: 'success' };
@@ -13,13 +24,15 @@ describe('request signature (CONTRACT §2)', () => {
     h = await startAccountHarness();
     await seedAuth(h.a, 'S1');
     await seedAuth(h.a, 'S2');
+    await seedGroup(h.a, 'SG1');
+    await seedUser(h.a, 'alice', { user_auths: 'S1' });
   });
   afterAll(() => h?.close());
 
   it('accepts a correctly signed request, upper-case hex too', async () => {
     expect((await h.a.getAuth('S1')).status).toBe(200);
     const ts = now();
-    const sig = signAccount(APP_A.secret, 'GET', APP_A.appToken, { auth_id: 'S1', timestamp: String(ts) });
+    const sig = signAccount(APP_A.secret, 'GET', APP_A.appToken, '/account/v1.0.1/auths/S1', { auth_id: 'S1', timestamp: String(ts) });
     const res = await h.a.getAuth('S1', { timestamp: ts, signature: sig.toUpperCase() });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ response_code: '90000', auth_id: 'S1' });
@@ -58,6 +71,83 @@ describe('request signature (CONTRACT §2)', () => {
     expect((await h.a.getAuth('S2')).body).toMatchObject({ auth_name: 'name of S2' });
     const group = await h.a.request('GET', '/account/v1.0.1/authgroups/G2', {}, { group_id: 'G1' });
     expect(group.status).toBe(401);
+  });
+
+  describe('a signature is bound to its route', () => {
+    const signedFor = (path: string, params: Record<string, string>) => {
+      const timestamp = now();
+      return { timestamp, signature: signAccount(APP_A.secret, 'GET', APP_A.appToken, path, { ...params, timestamp: String(timestamp) }) };
+    };
+
+    it('a signature of GET /auths is refused on GET /authgroups and GET /users (401, 90401)', async () => {
+      const tweaks = signedFor('/account/v1.0.1/auths', {});
+      const own = await h.a.listAuths({}, tweaks);
+      expect(own.status).toBe(200);
+      expect(own.body).toMatchObject({ response_code: '90000' });
+      const groups = await h.a.listGroups({}, tweaks);
+      expect(groups.status).toBe(401);
+      expect(groups.body).toEqual(UNAUTHORIZED('bad signature'));
+      const users = await h.a.listUsers({}, tweaks);
+      expect(users.status).toBe(401);
+      expect(users.body).toEqual(UNAUTHORIZED('bad signature'));
+    });
+
+    it('a signature of GET /users/alice is refused on GET /users/alice/auths (401, 90401)', async () => {
+      const tweaks = signedFor('/account/v1.0.1/users/alice', { user_login_id: 'alice' });
+      const own = await h.a.getUser('alice', tweaks);
+      expect(own.status).toBe(200);
+      expect(own.body).toMatchObject({ response_code: '90000', user_login_id: 'alice' });
+      const auths = await h.a.userAuths('alice', tweaks);
+      expect(auths.status).toBe(401);
+      expect(auths.body).toEqual(UNAUTHORIZED('bad signature'));
+    });
+
+    it('a signature of one method is refused on another route with the same fields', async () => {
+      // Signed for PUT /auths/SG1 with the fields of a group, sent as PUT /authgroups/SG1.
+      const ts = now();
+      const signature = signAccount(APP_A.secret, 'PUT', APP_A.appToken, '/account/v1.0.1/auths/SG1', {
+        group_name: 'moved',
+        group_id: 'SG1',
+        timestamp: String(ts),
+      });
+      const res = await h.a.modifyGroup('SG1', { group_name: 'moved' }, { timestamp: ts, signature });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(UNAUTHORIZED('bad signature'));
+      expect((await h.a.getGroup('SG1')).body).toMatchObject({ group_name: 'name of SG1' });
+    });
+
+    it('signs the path with each segment decoded and re-encoded, so any spelling of an id verifies', async () => {
+      await seedUser(h.a, '张三');
+      const ts = String(now());
+      const params = { timestamp: ts, user_login_id: '张三' };
+      const signature = signAccount(APP_A.secret, 'GET', APP_A.appToken, '/account/v1.0.1/users/%E5%BC%A0%E4%B8%89', params);
+      for (const spelling of ['%E5%BC%A0%E4%B8%89', '%e5%bc%a0%e4%b8%89']) {
+        const query = new URLSearchParams({ timestamp: ts, app_token: APP_A.appToken, signature });
+        const res = await fetch(`${h.baseUrl}/account/v1.0.1/users/${spelling}?${query}`);
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ response_code: '90000', user_login_id: '张三' });
+      }
+    });
+
+    it('signs the service path, not the path of a gateway in front of it', async () => {
+      // A client whose base URL has a path of its own (`/geo`), behind a gateway that strips it.
+      const gateway = createServer((req, res) => {
+        const upstream = `${h.baseUrl}${(req.url ?? '').replace(/^\/geo/, '')}`;
+        void fetch(upstream).then(async (answer) =>
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
+        );
+      });
+      await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = gateway.address() as AddressInfo;
+        const client = new AccountClient({ baseUrl: `http://127.0.0.1:${port}/geo`, appToken: APP_A.appToken, secret: APP_A.secret });
+        const res = await client.getAuth('S1');
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ response_code: '90000', auth_id: 'S1' });
+      } finally {
+        await new Promise((resolve) => gateway.close(resolve));
+      }
+    });
   });
 
   it('refuses a form field that repeats the path id with another value (400, 90100); the same value is fine', async () => {
@@ -196,11 +286,54 @@ describe('request signature with SIGNATURE_MAX_SKEW_SECONDS=0', () => {
       parent_auth_id: '',
       sub_auth_flag: '0',
       timestamp: '1767225600',
-      signature: '3a61aeb79bc6a8751fb90daf846ea9fb735efa3e8d55c61a2ebb7f8963ac7604',
+      signature: '0a4c5b0907a29a12967849d76db12d559ffd473a6253fd94391afbed54674af9',
     });
     const res = await fetch(`${h.baseUrl}/account/v1.0.1/auths/A100`, { method: 'PUT', body });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual(OK_CREATED);
-    expect((await h.client(DEMO_APP).getAuth('A100')).body).toMatchObject({ auth_name: 'Orders', auth_desc: '', auth_level: '2', parent_auth_id: '' });
+    expect((await h.client(DEMO_APP).getAuth('A100')).body).toMatchObject({
+      auth_name: 'Orders',
+      auth_desc: '',
+      auth_level: '2',
+      parent_auth_id: '',
+    });
+  });
+
+  it('accepts the CONTRACT §2 GET vector as sent on the wire', async () => {
+    await seedUser(h.client(DEMO_APP), '张三', { user_auths: 'A100' });
+    const query = new URLSearchParams({
+      timestamp: '1767225600',
+      app_token: 'app-7f3a9c2e41d08b56',
+      signature: '3b36d71297f0071ba8395d3220b66c5836dcf67ae3b0ee4ace1c42207ec2f582',
+    });
+    const res = await fetch(`${h.baseUrl}/account/v1.0.1/users/%E5%BC%A0%E4%B8%89/auths?${query}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ response_code: '90000', count: '1', list: [expect.objectContaining({ auth_id: 'A100' })] });
+  });
+});
+
+describe('request signature with SIGNATURE_REQUIRE_NONCE=true', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness({ env: { SIGNATURE_REQUIRE_NONCE: 'true' } });
+  });
+  afterAll(() => h?.close());
+
+  it('refuses a signed request without a nonce (401, 90401)', async () => {
+    const res = await h.a.createAuth('RN1', { auth_name: 'n' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED('missing nonce'));
+    expect((await h.aWithNonce.getAuth('RN1')).status).toBe(404);
+  });
+
+  it('accepts each nonce once', async () => {
+    const first = await h.a.createAuth('RN2', { auth_name: 'n' }, { nonce: 'only-once' });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual(OK_CREATED);
+    const again = await h.a.getAuth('RN2', { nonce: 'only-once' });
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual(UNAUTHORIZED('replayed nonce'));
+    expect((await h.aWithNonce.getAuth('RN2')).body).toMatchObject({ response_code: '90000', auth_id: 'RN2' });
   });
 });

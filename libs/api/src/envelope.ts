@@ -11,6 +11,7 @@ export interface EnvelopeStyle {
   readonly routeNotFound: ResultCode;
   readonly methodNotAllowed: ResultCode;
   readonly bodyTooLarge: ResultCode;
+  readonly unsupportedMediaType: ResultCode;
   readonly rateLimited: ResultCode;
   /** The code of an unexpected failure of this request (`unavailable`: a dependency is down). */
   systemError(req: Request, unavailable: boolean): ResultCode;
@@ -28,6 +29,7 @@ export const accountEnvelope: EnvelopeStyle = {
   routeNotFound: AccountCodes.ROUTE_NOT_FOUND,
   methodNotAllowed: AccountCodes.METHOD_NOT_ALLOWED,
   bodyTooLarge: AccountCodes.BODY_TOO_LARGE,
+  unsupportedMediaType: AccountCodes.UNSUPPORTED_MEDIA_TYPE,
   rateLimited: AccountCodes.RATE_LIMITED,
   systemError: (req, unavailable) => accountSystemError((req as TaggedRequest)[INTERFACE_NO], unavailable ? 503 : 500),
   body: (result, message, extra) => ({ response_code: result.code, response_message: message, ...extra }),
@@ -40,6 +42,7 @@ export const lbsEnvelope: EnvelopeStyle = {
   routeNotFound: LbsCodes.ROUTE_NOT_FOUND,
   methodNotAllowed: LbsCodes.METHOD_NOT_ALLOWED,
   bodyTooLarge: LbsCodes.BODY_TOO_LARGE,
+  unsupportedMediaType: LbsCodes.UNSUPPORTED_MEDIA_TYPE,
   rateLimited: LbsCodes.RATE_LIMITED,
   systemError: (_req, unavailable) => (unavailable ? LbsCodes.UPSTREAM_UNAVAILABLE : LbsCodes.SYSTEM_ERROR),
   body: (result, message, extra) => ({ code: result.code, resultDesc: message, lbsStat: LbsStat.FAILURE, ...extra }),

@@ -80,6 +80,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return plain(style.methodNotAllowed);
       case 413:
         return plain(style.bodyTooLarge);
+      case 415:
+        return plain(style.unsupportedMediaType);
       case 429:
         return plain(style.rateLimited);
       case 401:

@@ -1,57 +1,218 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import multer from 'multer';
+import busboy from 'busboy';
+import type { NextFunction, Request, Response } from 'express';
+import { parse as parseQueryString } from 'node:querystring';
 import { ApiException, InvalidParameterException } from './api-exception';
 import type { EnvelopeStyle } from './envelope';
 
 export const FORM_BODY_OPTIONS = Symbol('FORM_BODY_OPTIONS');
 export interface FormBodyOptions {
-  /** Largest accepted body in bytes. */
+  /** Largest accepted body in bytes, counted on the wire whatever the content type. */
   limitBytes: number;
   style: EnvelopeStyle;
 }
 
-const MULTER_TOO_LARGE = new Set(['LIMIT_PART_COUNT', 'LIMIT_FIELD_KEY', 'LIMIT_FIELD_VALUE', 'LIMIT_FIELD_COUNT']);
+/** Most fields of one body (urlencoded, multipart or JSON); more is 413. */
+export const MAX_BODY_FIELDS = 200;
+/** Longest field name of a multipart part. */
+const MAX_FIELD_NAME = 200;
+
+type Fields = Record<string, string | string[]>;
+
+/** The client's fault, answered with the service's code for it. */
+class BodyRefused extends Error {
+  constructor(readonly answer: ApiException | InvalidParameterException) {
+    super(answer.message);
+  }
+}
 
 /**
- * Parses POST/PUT bodies: `application/x-www-form-urlencoded` and `multipart/form-data`
- * fields (files are refused). Runs inside Nest so that every parse error reaches the
- * exception filter: too large → 413 code, malformed → invalid parameter.
+ * Parses request bodies: `application/x-www-form-urlencoded`, `multipart/form-data` (fields
+ * only; a file is refused) and `application/json` (an object of string values), into
+ * `req.body`. Bytes are counted as they arrive, with or without `Content-Length`
+ * (`Transfer-Encoding: chunked`): past `limitBytes` the request is answered 413 at once and
+ * its connection closed, so no more of it is read; a declared length over the limit is
+ * refused before any byte is read. More than `MAX_BODY_FIELDS` fields is 413 too. Another
+ * content type, or a compressed body, is 415 without reading it. Runs inside Nest so that
+ * every refusal reaches the exception filter; malformed bodies are 400 (invalid parameter).
  */
 @Injectable()
 export class FormBodyMiddleware implements NestMiddleware {
-  private readonly urlencoded: RequestHandler;
-  private readonly multipart: RequestHandler;
-
-  constructor(@Inject(FORM_BODY_OPTIONS) private readonly options: FormBodyOptions) {
-    this.urlencoded = express.urlencoded({ extended: false, limit: options.limitBytes, parameterLimit: 200 });
-    this.multipart = multer({
-      limits: { fieldSize: options.limitBytes, fields: 200, parts: 200, files: 0, fieldNameSize: 200 },
-    }).none();
-  }
+  constructor(@Inject(FORM_BODY_OPTIONS) private readonly options: FormBodyOptions) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    const type = req.headers['content-type'] ?? '';
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > this.options.limitBytes) {
-      next(new ApiException(this.options.style.bodyTooLarge));
+    if (!hasBody(req)) {
+      next();
       return;
     }
-    const done = (err?: unknown): void => next(err === undefined ? undefined : this.translate(err));
-    if (/^multipart\/form-data/i.test(type)) this.multipart(req, res, done);
-    else this.urlencoded(req, res, done);
-  }
-
-  private translate(err: unknown): unknown {
-    const e = err as { code?: unknown; type?: unknown; status?: unknown; name?: unknown };
-    if (e.type === 'entity.too.large' || (typeof e.code === 'string' && MULTER_TOO_LARGE.has(e.code))) {
-      return new ApiException(this.options.style.bodyTooLarge);
+    const { limitBytes, style } = this.options;
+    const refuse = (answer: ApiException | InvalidParameterException): void => {
+      // The rest of the body is not read: the connection closes once the answer is written.
+      req.pause();
+      res.setHeader('Connection', 'close');
+      next(answer);
+    };
+    if (Number(req.headers['content-length'] ?? 0) > limitBytes) {
+      refuse(new ApiException(style.bodyTooLarge));
+      return;
     }
-    if (e.code === 'LIMIT_UNEXPECTED_FILE' || e.code === 'LIMIT_FILE_COUNT' || e.code === 'LIMIT_FILE_SIZE')
-      return new InvalidParameterException('body', 'file in');
-    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new InvalidParameterException('body', 'malformed');
-    // busboy / multer parse errors (unexpected end of form, bad part header...) are the client's.
-    if (e.name === 'MulterError' || err instanceof Error) return new InvalidParameterException('body', 'malformed');
-    return err;
+    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const type = mediaType(req.headers['content-type']);
+    const parse = encoding === 'identity' ? PARSERS[type] : undefined;
+    if (!parse) {
+      refuse(new ApiException(style.unsupportedMediaType));
+      return;
+    }
+    readBounded(req, limitBytes).then(
+      (raw) => {
+        if (raw === undefined) {
+          refuse(new ApiException(style.bodyTooLarge));
+          return;
+        }
+        parse(raw, req.headers).then(
+          (fields) => {
+            if (fields === undefined) {
+              refuse(new ApiException(style.bodyTooLarge));
+              return;
+            }
+            req.body = fields;
+            next();
+          },
+          (err: unknown) => next(err instanceof BodyRefused ? err.answer : new InvalidParameterException('body', 'malformed')),
+        );
+      },
+      // The client went away mid-body: nobody reads the answer.
+      () => next(new InvalidParameterException('body', 'malformed')),
+    );
   }
+}
+
+/** A request carries a body when it declares a non-zero length or a transfer coding. */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** `multipart/form-data; boundary=x` → `multipart/form-data`. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/**
+ * Reads the body into one buffer, counting bytes as they arrive: `undefined` as soon as more
+ * than `limit` have come (the stream is paused, not drained). Rejects when the client aborts.
+ */
+function readBounded(req: Request, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > limit) {
+        cleanup();
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks, received));
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = (): void => {
+      cleanup();
+      reject(new Error('request closed before its body ended'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/** Parses a whole body; `undefined`: more than `MAX_BODY_FIELDS` fields. */
+type BodyParser = (raw: Buffer, headers: Request['headers']) => Promise<Fields | undefined>;
+
+const PARSERS: Record<string, BodyParser> = {
+  'application/x-www-form-urlencoded': async (raw) => parseUrlencoded(raw),
+  'multipart/form-data': parseMultipart,
+  'application/json': async (raw) => parseJson(raw),
+};
+
+function parseUrlencoded(raw: Buffer): Fields | undefined {
+  if (raw.length === 0) return Object.create(null) as Fields;
+  let count = 1;
+  for (let i = raw.indexOf(0x26); i !== -1; i = raw.indexOf(0x26, i + 1)) if (++count > MAX_BODY_FIELDS) return undefined;
+  // A name given twice becomes an array, which the handlers refuse.
+  return Object.assign(Object.create(null) as Fields, parseQueryString(raw.toString('utf8'), '&', '=', { maxKeys: 0 }));
+}
+
+function parseJson(raw: Buffer): Fields | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BodyRefused(new InvalidParameterException('body', 'malformed'));
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new BodyRefused(new InvalidParameterException('body', 'malformed'));
+  const names = Object.keys(value);
+  if (names.length > MAX_BODY_FIELDS) return undefined;
+  const fields = Object.create(null) as Fields;
+  for (const name of names) {
+    const v = (value as Record<string, unknown>)[name];
+    if (typeof v !== 'string') throw new BodyRefused(new InvalidParameterException(name));
+    fields[name] = v;
+  }
+  return fields;
+}
+
+function parseMultipart(raw: Buffer, headers: Request['headers']): Promise<Fields | undefined> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers,
+        // A value cannot be longer than the (bounded) body, so none is cut short.
+        limits: { fields: MAX_BODY_FIELDS, parts: MAX_BODY_FIELDS, files: 0, fieldNameSize: MAX_FIELD_NAME, fieldSize: raw.length + 1 },
+      });
+    } catch {
+      // No boundary, or not multipart after all.
+      reject(new BodyRefused(new InvalidParameterException('body', 'malformed')));
+      return;
+    }
+    const fields = Object.create(null) as Fields;
+    let settled = false;
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      fn();
+    };
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated) settle(() => reject(new BodyRefused(new InvalidParameterException('body', 'malformed'))));
+      const seen = fields[name];
+      fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+    });
+    parser.on('file', (_name, stream) => {
+      stream.resume();
+      settle(() => reject(new BodyRefused(new InvalidParameterException('body', 'file in'))));
+    });
+    parser.on('filesLimit', () => settle(() => reject(new BodyRefused(new InvalidParameterException('body', 'file in')))));
+    parser.on('fieldsLimit', () => settle(() => resolve(undefined)));
+    parser.on('partsLimit', () => settle(() => resolve(undefined)));
+    parser.on('error', (err: unknown) => settle(() => reject(err)));
+    parser.on('close', () => settle(() => resolve(fields)));
+    parser.end(raw);
+  });
 }

@@ -45,6 +45,7 @@ export const AccountCodes = {
   ROUTE_NOT_FOUND: rc('90404', 404, 'no such interface'),
   METHOD_NOT_ALLOWED: rc('90405', 405, 'method not allowed'),
   BODY_TOO_LARGE: rc('90413', 413, 'request body too large'),
+  UNSUPPORTED_MEDIA_TYPE: rc('90415', 415, 'unsupported media type'),
   RATE_LIMITED: rc('90429', 429, 'too many requests'),
   // auths
   AUTH_EXISTS: rc('10010', 409, 'auth id already exists'),
@@ -90,6 +91,7 @@ export const LbsCodes = {
   ROUTE_NOT_FOUND: rc('099', 404, 'no such operation'),
   METHOD_NOT_ALLOWED: rc('099', 405, 'method not allowed'),
   BODY_TOO_LARGE: rc('099', 413, 'request too large'),
+  UNSUPPORTED_MEDIA_TYPE: rc('099', 415, 'unsupported media type'),
   RATE_LIMITED: rc('099', 429, 'too many requests'),
   SYSTEM_ERROR: rc('099', 500, 'system exception'),
 } as const satisfies Record<string, ResultCode>;

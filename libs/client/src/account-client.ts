@@ -51,7 +51,11 @@ export class AccountClient {
     this.key = importHmacKey(options.secret);
   }
 
-  /** Sends one signed request. `pathIds` are the path's ids by field name (signed, not sent as fields). */
+  /**
+   * Sends one signed request. `path` is the service path (`/account/v1.0.1/...`, segments
+   * percent-encoded), appended to the base URL and signed; `pathIds` are the path's ids by field
+   * name (signed, not sent as fields).
+   */
   request<T = Record<string, unknown>>(
     method: Method,
     path: string,
@@ -62,7 +66,13 @@ export class AccountClient {
     return withRetries(method, this.options, () => this.attempt<T>(method, path, fields, pathIds, tweaks));
   }
 
-  private async attempt<T>(method: Method, path: string, fields: Fields, pathIds: Partial<Record<PathIdField, string>>, tweaks: RequestTweaks): Promise<ApiResponse<T>> {
+  private async attempt<T>(
+    method: Method,
+    path: string,
+    fields: Fields,
+    pathIds: Partial<Record<PathIdField, string>>,
+    tweaks: RequestTweaks,
+  ): Promise<ApiResponse<T>> {
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) params[k] = v;
     const timestamp = tweaks.timestamp === undefined ? Math.floor(Date.now() / 1000) : tweaks.timestamp;
@@ -72,19 +82,25 @@ export class AccountClient {
 
     const signed: Record<string, string> = { ...params };
     for (const [k, v] of Object.entries(pathIds)) if (v !== undefined) signed[k] = v;
-    const signature = tweaks.signature === undefined ? await this.sign(method, signed) : tweaks.signature;
+    // The path from the service prefix on is signed, not the base URL's own path (a gateway's).
+    const signature = tweaks.signature === undefined ? await this.sign(method, path, signed) : tweaks.signature;
     const appToken = tweaks.appToken === undefined ? this.options.appToken : tweaks.appToken;
 
     const sent: Record<string, string> = { ...params, ...tweaks.unsigned };
     if (appToken !== null) sent.app_token = appToken;
     if (signature !== null) sent.signature = signature;
     const url = this.options.baseUrl.replace(/\/$/, '') + path;
-    return send<T>(method, url, sent, { multipart: tweaks.multipart, headers: tweaks.headers, envelope: 'account', fetch: this.options.fetch });
+    return send<T>(method, url, sent, {
+      multipart: tweaks.multipart,
+      headers: tweaks.headers,
+      envelope: 'account',
+      fetch: this.options.fetch,
+    });
   }
 
-  /** The CONTRACT §2 signature of `params` (path ids included) for this app. */
-  async sign(method: string, params: Readonly<Record<string, string>>): Promise<string> {
-    return hmacSha256Hex(await this.key, accountPlaintext(method, this.options.appToken, params));
+  /** The CONTRACT §2 signature of a request to `path` (the service path) with `params` (path ids included) for this app. */
+  async sign(method: string, path: string, params: Readonly<Record<string, string>>): Promise<string> {
+    return hmacSha256Hex(await this.key, accountPlaintext(method, this.options.appToken, path, params));
   }
 
   private path(...segments: string[]): string {
@@ -131,7 +147,13 @@ export class AccountClient {
     return this.request<AccountAnswers['userAuths']>('GET', this.path('users', loginId, 'auths'), {}, { user_login_id: loginId }, tweaks);
   }
   userHasAuth(loginId: string, authId: string, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['userHasAuth']>('GET', this.path('users', loginId, 'auths', authId), {}, { user_login_id: loginId, auth_id: authId }, tweaks);
+    return this.request<AccountAnswers['userHasAuth']>(
+      'GET',
+      this.path('users', loginId, 'auths', authId),
+      {},
+      { user_login_id: loginId, auth_id: authId },
+      tweaks,
+    );
   }
 
   /** Logs in with a clear-text password, encrypted here with the app's AES key (CONTRACT §4). */

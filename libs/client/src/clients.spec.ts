@@ -22,6 +22,39 @@ async function scripted(answers: [number, unknown][]): Promise<{ url: string; se
   return { url: `http://127.0.0.1:${port}`, seen, methods, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+describe('signing (CONTRACT §2 vectors)', () => {
+  const account = new AccountClient({ baseUrl: 'http://unused', appToken: APP.appToken, secret: APP.secret });
+
+  it('signs the PUT vector', async () => {
+    const fields = { auth_name: 'Orders', auth_desc: '', auth_state: '1', auth_level: '2', parent_auth_id: '', sub_auth_flag: '0' };
+    expect(await account.sign('PUT', '/account/v1.0.1/auths/A100', { ...fields, timestamp: '1767225600', auth_id: 'A100' })).toBe(
+      '0a4c5b0907a29a12967849d76db12d559ffd473a6253fd94391afbed54674af9',
+    );
+  });
+
+  it('signs the GET vector, with the path as the client sends it', async () => {
+    const path = `/account/v1.0.1/users/${encodeURIComponent('张三')}/auths`;
+    expect(await account.sign('GET', path, { timestamp: '1767225600', user_login_id: '张三' })).toBe(
+      '3b36d71297f0071ba8395d3220b66c5836dcf67ae3b0ee4ace1c42207ec2f582',
+    );
+  });
+
+  it('signs the service path, not the path of the base URL', async () => {
+    const srv = await scripted([[200, { response_code: '90000', response_message: 'success' }]]);
+    try {
+      const behind = new AccountClient({ baseUrl: `${srv.url}/geo`, appToken: APP.appToken, secret: APP.secret });
+      await behind.getAuth('A1', { timestamp: 1767225600 });
+      const sent = srv.seen[0]!;
+      expect(sent.pathname).toBe('/geo/account/v1.0.1/auths/A1');
+      expect(sent.searchParams.get('signature')).toBe(
+        await account.sign('GET', '/account/v1.0.1/auths/A1', { timestamp: '1767225600', auth_id: 'A1' }),
+      );
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
 describe('signing (CONTRACT §3 vector)', () => {
   it('signs the addressQuery vector', async () => {
     const lbs = new LbsClient({ baseUrl: 'http://unused', userToken: APP.appToken, secret: APP.secret });
@@ -42,7 +75,9 @@ describe('ApiResponse.ok()', () => {
       expect((await client.getAuth('A1')).ok().auth_name).toBe('n');
       const missing = await client.getAuth('A2');
       expect(() => missing.ok()).toThrow(ApiError);
-      expect(() => missing.ok()).toThrow(expect.objectContaining({ name: 'ApiError', status: 404, code: '10301', message: 'auth does not exist' }) as unknown as Error);
+      expect(() => missing.ok()).toThrow(
+        expect.objectContaining({ name: 'ApiError', status: 404, code: '10301', message: 'auth does not exist' }) as unknown as Error,
+      );
     } finally {
       await srv.close();
     }
@@ -125,7 +160,9 @@ describe('retries', () => {
         req.socket.destroy(); // the connection drops before any answer
         return;
       }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"response_code":"90000","response_message":"success","count":"0","list":[]}');
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end('{"response_code":"90000","response_message":"success","count":"0","list":[]}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {

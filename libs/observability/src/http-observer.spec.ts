@@ -12,7 +12,7 @@ describe('JSON answers', () => {
   afterAll(() => app.close());
 
   it('are written as Express writes them: type with charset, length in bytes', async () => {
-    const query = signedFields('GET', {}, { thing_id: '用户🚀' });
+    const query = signedFields('GET', `/things/${encodeURIComponent('用户🚀')}`, {}, { thing_id: '用户🚀' });
     const res = await request(app.getHttpServer())
       .get(`/things/${encodeURIComponent('用户🚀')}`)
       .query(query);

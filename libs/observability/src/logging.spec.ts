@@ -24,7 +24,7 @@ describe('JSON logs', () => {
 
   it('never write a password, signature, secret, id number or mobile of a request sequence', async () => {
     const http = request(app.getHttpServer());
-    const created = signedFields('POST', { user_login_id: 'bob', ...SECRETS });
+    const created = signedFields('POST', '/things', { user_login_id: 'bob', ...SECRETS });
     const signatures = [created.signature];
 
     // success, with a handler that logs its whole DTO
@@ -44,14 +44,14 @@ describe('JSON logs', () => {
     expect(denied.body).toEqual({ response_code: '90401', response_message: 'bad signature' });
 
     // an unexpected failure whose message quotes the secrets (500 path of the filter)
-    const failing = signedFields('POST', { user_login_id: 'bob', ...SECRETS });
+    const failing = signedFields('POST', '/things/fail', { user_login_id: 'bob', ...SECRETS });
     signatures.push(failing.signature);
     const failed = await http.post('/things/fail').type('form').send(failing);
     expect(failed.status).toBe(500);
     expect(failed.body).toEqual({ response_code: '90099', response_message: 'system exception' });
 
     // multipart body
-    const multipart = signedFields('POST', { user_login_id: 'carol', ...SECRETS });
+    const multipart = signedFields('POST', '/things', { user_login_id: 'carol', ...SECRETS });
     signatures.push(multipart.signature);
     let req = http.post('/things');
     for (const [name, value] of Object.entries(multipart)) req = req.field(name, value);

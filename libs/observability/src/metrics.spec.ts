@@ -31,21 +31,21 @@ describe('GET /metrics', () => {
         await http()
           .post('/things')
           .type('form')
-          .send(signedFields('POST', { user_login_id: 'a' }))
+          .send(signedFields('POST', '/things', { user_login_id: 'a' }))
       ).status,
     ).toBe(201);
     expect(
       (
         await http()
           .get('/things/x1')
-          .query(signedFields('GET', {}, { thing_id: 'x1' }))
+          .query(signedFields('GET', '/things/x1', {}, { thing_id: 'x1' }))
       ).status,
     ).toBe(200);
     expect(
       (
         await http()
           .get('/things/x2')
-          .query(signedFields('GET', {}, { thing_id: 'x2' }))
+          .query(signedFields('GET', '/things/x2', {}, { thing_id: 'x2' }))
       ).status,
     ).toBe(200);
     expect((await http().get('/things/x3').query({ app_token: 'app-0', signature: '0' })).status).toBe(401);

@@ -19,8 +19,8 @@ export interface OpenApiOptions {
   version: string;
   description?: string;
   /**
-   * The service reads POST/PUT bodies as form fields only: document request bodies as
-   * `application/x-www-form-urlencoded` and `multipart/form-data` instead of JSON.
+   * The service reads POST/PUT bodies as form fields as well as JSON: document request bodies
+   * as `application/x-www-form-urlencoded` and `multipart/form-data` besides JSON.
    */
   formBodies?: boolean;
   /** Where the service answers (`servers` of the document). */
@@ -33,14 +33,13 @@ export interface OpenApiOptions {
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
-/** Rewrites JSON request bodies of the document into the two form encodings. */
+/** Documents the JSON request bodies of the document in the two form encodings too. */
 export function useFormBodies(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
     for (const operation of [item.post, item.put, item.patch]) {
       const content = operation?.requestBody && 'content' in operation.requestBody ? operation.requestBody.content : undefined;
       const json = content?.['application/json'];
       if (!content || !json) continue;
-      delete content['application/json'];
       for (const type of FORM_TYPES) content[type] ??= json;
     }
   }

@@ -47,12 +47,12 @@ describe('per-app rate limit', () => {
       for (let i = 0; i < 3; i++) {
         const ok = await http()
           .get('/things/t')
-          .query(signedFields('GET', {}, { thing_id: 't' }));
+          .query(signedFields('GET', '/things/t', {}, { thing_id: 't' }));
         expect(ok.status).toBe(200);
       }
       const limited = await http()
         .get('/things/t')
-        .query(signedFields('GET', {}, { thing_id: 't' }));
+        .query(signedFields('GET', '/things/t', {}, { thing_id: 't' }));
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual({ response_code: '90429', response_message: 'too many requests' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -76,12 +76,12 @@ describe('per-app rate limit', () => {
         (
           await http()
             .get('/things/t')
-            .query(signedFields('GET', {}, { thing_id: 't' }))
+            .query(signedFields('GET', '/things/t', {}, { thing_id: 't' }))
         ).status,
       ).toBe(200);
       const limited = await http()
         .get('/things/t')
-        .query(signedFields('GET', {}, { thing_id: 't' }));
+        .query(signedFields('GET', '/things/t', {}, { thing_id: 't' }));
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual({ code: '099', resultDesc: 'too many requests', lbsStat: '0' });
     } finally {
@@ -95,7 +95,7 @@ describe('per-app rate limit', () => {
       for (let i = 0; i < 20; i++) {
         const res = await request(fixture.app.getHttpServer())
           .get('/things/t')
-          .query(signedFields('GET', {}, { thing_id: 't' }));
+          .query(signedFields('GET', '/things/t', {}, { thing_id: 't' }));
         expect(res.status).toBe(200);
       }
     } finally {

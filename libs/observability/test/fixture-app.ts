@@ -23,7 +23,8 @@ import { type OperationsOptions, applyOperations } from '../src/setup';
 
 /** Form fields of the fixture's signed POST: every field the logs must never show. */
 export class SecretsDto {
-  @IsString() @MaxLength(64)
+  @IsString()
+  @MaxLength(64)
   user_login_id!: string;
 
   @IsOptional() @IsString() user_pwd?: string;
@@ -131,9 +132,14 @@ export async function createFixtureApp(options: FixtureOptions = {}): Promise<Fi
   };
 }
 
-/** Signed form fields (CONTRACT §2) of a request by the demo app. */
-export function signedFields(method: string, fields: Record<string, string>, pathIds: Record<string, string> = {}): Record<string, string> {
+/** Signed form fields (CONTRACT §2) of a request by the demo app to `path`. */
+export function signedFields(
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  pathIds: Record<string, string> = {},
+): Record<string, string> {
   const params = { ...fields, timestamp: String(Math.floor(Date.now() / 1000)) };
-  const signature = signAccount(DEMO_APP.secret, method, DEMO_APP.appToken, { ...params, ...pathIds });
+  const signature = signAccount(DEMO_APP.secret, method, DEMO_APP.appToken, path, { ...params, ...pathIds });
   return { ...params, app_token: DEMO_APP.appToken, signature };
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccountCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
@@ -15,6 +16,8 @@ export const NONCE_STORE = Symbol('NONCE_STORE');
 export interface AccountSignatureOptions {
   /** Accepted clock skew of `timestamp` in seconds; 0: timestamp not required. */
   maxSkewSeconds: number;
+  /** Every signed request must carry a `nonce` (each request usable once). Default: false. */
+  requireNonce?: boolean;
 }
 export const ACCOUNT_SIGNATURE_OPTIONS = Symbol('ACCOUNT_SIGNATURE_OPTIONS');
 
@@ -22,8 +25,21 @@ const DIGITS = /^\d{1,12}$/;
 const MAX_NONCE = 64;
 
 /**
+ * The path a request was sent to, as on the wire (still percent-encoded), without the query:
+ * Express's `originalUrl` is the request target whatever router handles it. An absolute-form
+ * target (`GET http://host/path`) loses its scheme and authority.
+ */
+export function requestPath(req: { originalUrl?: string; url?: string }): string {
+  const target = req.originalUrl ?? req.url ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  return path.startsWith('/') ? path : path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
+}
+
+/**
  * Verifies CONTRACT §2 on every account request: app_token, HMAC-SHA256 signature over the
- * method, app token, query or form fields and the path id, the timestamp window and the nonce.
+ * method, app token, request path, query or form fields and the path id, the timestamp window
+ * and the nonce.
  */
 @Injectable()
 export class AccountSignatureGuard implements CanActivate {
@@ -64,10 +80,12 @@ export class AccountSignatureGuard implements CanActivate {
       }
     }
     const nonce = params.nonce;
+    if (nonce === undefined && this.options.requireNonce) throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing nonce');
     // NUL: no text column of PostgreSQL can hold it (the nonce store would fail with a 500).
-    if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000'))) throw new InvalidParameterException('nonce');
+    if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000')))
+      throw new InvalidParameterException('nonce');
 
-    if (!verifyAccount(app.hmacKey, req.method, app.appToken, params, fields.signature)) {
+    if (!this.verify(app.hmacKey, req.method, app.appToken, requestPath(req), params, fields.signature)) {
       throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
     }
     if (nonce !== undefined && this.nonces) {
@@ -76,5 +94,22 @@ export class AccountSignatureGuard implements CanActivate {
     }
     req[CALLER_APP] = app;
     return true;
+  }
+
+  private verify(
+    key: KeyObject,
+    method: string,
+    appToken: string,
+    path: string,
+    params: Record<string, string>,
+    signature: unknown,
+  ): boolean {
+    try {
+      return verifyAccount(key, method, appToken, path, params, signature);
+    } catch (err) {
+      // A malformed escape in the path (`%zz`): no signature can match it.
+      if (err instanceof URIError) return false;
+      throw err;
+    }
   }
 }

@@ -69,7 +69,12 @@ describe('scale-out: two account instances on one database', () => {
   it('a nonce used on one instance is refused on the other', async () => {
     const ts = String(Math.floor(Date.now() / 1000));
     const nonce = randomBytes(12).toString('hex');
-    const sig = signAccount(APP_A.secret, 'POST', APP_A.appToken, { auth_name: 'n', timestamp: ts, nonce, auth_id: 'SCN' });
+    const sig = signAccount(APP_A.secret, 'POST', APP_A.appToken, '/account/v1.0.1/auths/SCN', {
+      auth_name: 'n',
+      timestamp: ts,
+      nonce,
+      auth_id: 'SCN',
+    });
     const body = formEncode([
       ['auth_name', 'n'],
       ['timestamp', ts],

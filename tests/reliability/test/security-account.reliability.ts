@@ -126,8 +126,8 @@ describe('security (account)', () => {
 
   describe('signatures cannot be replayed or moved', () => {
     /** A complete signed request, as bytes on the wire. */
-    function signedForm(method: string, app: typeof APP_A, fields: Record<string, string>, pathIds: Record<string, string>) {
-      const sig = signAccount(app.secret, method, app.appToken, { ...fields, ...pathIds });
+    function signedForm(method: string, app: typeof APP_A, path: string, fields: Record<string, string>, pathIds: Record<string, string>) {
+      const sig = signAccount(app.secret, method, app.appToken, path, { ...fields, ...pathIds });
       return formEncode([...Object.entries(fields), ['app_token', app.appToken], ['signature', sig]]);
     }
     const form = 'application/x-www-form-urlencoded';
@@ -138,9 +138,15 @@ describe('security (account)', () => {
         env: { DATABASE_URL: f.db.url, SIGNATURE_MAX_SKEW_SECONDS: '2' },
       });
       try {
-        const body = signedForm('POST', APP_A, { auth_name: 'replayed', timestamp: String(now()) }, { auth_id: 'RP1' });
+        const body = signedForm(
+          'POST',
+          APP_A,
+          '/account/v1.0.1/auths/RP1',
+          { auth_name: 'replayed', timestamp: String(now()) },
+          { auth_id: 'RP1' },
+        );
         expect(await sendRaw(short.baseUrl, 'POST', '/account/v1.0.1/auths/RP1', body, form)).toMatchObject({ status: 201 });
-        const read = `/account/v1.0.1/auths/RP1?${signedForm('GET', APP_A, { timestamp: String(now()) }, { auth_id: 'RP1' })}`;
+        const read = `/account/v1.0.1/auths/RP1?${signedForm('GET', APP_A, '/account/v1.0.1/auths/RP1', { timestamp: String(now()) }, { auth_id: 'RP1' })}`;
         expect(await sendRaw(short.baseUrl, 'GET', read)).toMatchObject({ status: 200 });
         await new Promise((r) => setTimeout(r, 3500));
         const late = await sendRaw(short.baseUrl, 'GET', read);
@@ -160,7 +166,13 @@ describe('security (account)', () => {
       const second = await ServiceProcess.start('account', { name: 'account-security-second', env: { DATABASE_URL: f.db.url } });
       try {
         const nonce = randomBytes(12).toString('hex');
-        const body = signedForm('PUT', APP_A, { auth_desc: 'once', timestamp: String(now()), nonce }, { auth_id: 'T2' });
+        const body = signedForm(
+          'PUT',
+          APP_A,
+          '/account/v1.0.1/auths/T2',
+          { auth_desc: 'once', timestamp: String(now()), nonce },
+          { auth_id: 'T2' },
+        );
         expect(await sendRaw(f.svc.baseUrl, 'PUT', '/account/v1.0.1/auths/T2', body, form)).toMatchObject({ status: 201 });
         expect(await sendRaw(f.svc.baseUrl, 'PUT', '/account/v1.0.1/auths/T2', body, form)).toMatchObject({
           status: 401,
@@ -176,45 +188,63 @@ describe('security (account)', () => {
       }
     });
 
-    it('a signature moved to another path id, method or app is refused', async () => {
+    it('a signature moved to another route, path id, method or app is refused', async () => {
       const ts = String(now());
       const cases: [string, string, string, string | undefined][] = [
         // [what, method, path + query, form body]
         [
           'GET auth T1 → T2',
           'GET',
-          `/account/v1.0.1/auths/T2?${signedForm('GET', APP_A, { timestamp: ts }, { auth_id: 'T1' })}`,
+          `/account/v1.0.1/auths/T2?${signedForm('GET', APP_A, '/account/v1.0.1/auths/T1', { timestamp: ts }, { auth_id: 'T1' })}`,
           undefined,
         ],
         [
           'PUT auth T2 → T1',
           'PUT',
           '/account/v1.0.1/auths/T1',
-          signedForm('PUT', APP_A, { auth_name: 'moved', timestamp: ts }, { auth_id: 'T2' }),
+          signedForm('PUT', APP_A, '/account/v1.0.1/auths/T2', { auth_name: 'moved', timestamp: ts }, { auth_id: 'T2' }),
         ],
         [
           'GET user tu1 → tu2',
           'GET',
-          `/account/v1.0.1/users/tu2?${signedForm('GET', APP_A, { timestamp: ts }, { user_login_id: 'tu1' })}`,
+          `/account/v1.0.1/users/tu2?${signedForm('GET', APP_A, '/account/v1.0.1/users/tu1', { timestamp: ts }, { user_login_id: 'tu1' })}`,
           undefined,
         ],
         [
           'GET group TG1 → TG2',
           'GET',
-          `/account/v1.0.1/authgroups/TG2?${signedForm('GET', APP_A, { timestamp: ts }, { group_id: 'TG1' })}`,
+          `/account/v1.0.1/authgroups/TG2?${signedForm('GET', APP_A, '/account/v1.0.1/authgroups/TG1', { timestamp: ts }, { group_id: 'TG1' })}`,
           undefined,
         ],
         [
           'GET has-auth tu1/T1 → tu1/T2',
           'GET',
-          `/account/v1.0.1/users/tu1/auths/T2?${signedForm('GET', APP_A, { timestamp: ts }, { user_login_id: 'tu1', auth_id: 'T1' })}`,
+          `/account/v1.0.1/users/tu1/auths/T2?${signedForm('GET', APP_A, '/account/v1.0.1/users/tu1/auths/T1', { timestamp: ts }, { user_login_id: 'tu1', auth_id: 'T1' })}`,
+          undefined,
+        ],
+        [
+          'GET /auths → GET /authgroups',
+          'GET',
+          `/account/v1.0.1/authgroups?${signedForm('GET', APP_A, '/account/v1.0.1/auths', { timestamp: ts }, {})}`,
+          undefined,
+        ],
+        [
+          'GET /auths → GET /users',
+          'GET',
+          `/account/v1.0.1/users?${signedForm('GET', APP_A, '/account/v1.0.1/auths', { timestamp: ts }, {})}`,
+          undefined,
+        ],
+        [
+          'GET /users/tu1 → GET /users/tu1/auths',
+          'GET',
+          `/account/v1.0.1/users/tu1/auths?${signedForm('GET', APP_A, '/account/v1.0.1/users/tu1', { timestamp: ts }, { user_login_id: 'tu1' })}`,
           undefined,
         ],
         [
           'PUT signature sent as POST',
           'POST',
           '/account/v1.0.1/auths/T9',
-          signedForm('PUT', APP_A, { auth_name: 'x', timestamp: ts }, { auth_id: 'T9' }),
+          signedForm('PUT', APP_A, '/account/v1.0.1/auths/T9', { auth_name: 'x', timestamp: ts }, { auth_id: 'T9' }),
         ],
         [
           'A’s signature under B’s app_token',
@@ -222,7 +252,7 @@ describe('security (account)', () => {
           `/account/v1.0.1/auths/T1?${formEncode([
             ['timestamp', ts],
             ['app_token', APP_B.appToken],
-            ['signature', signAccount(APP_A.secret, 'GET', APP_A.appToken, { timestamp: ts, auth_id: 'T1' })],
+            ['signature', signAccount(APP_A.secret, 'GET', APP_A.appToken, '/account/v1.0.1/auths/T1', { timestamp: ts, auth_id: 'T1' })],
           ])}`,
           undefined,
         ],
@@ -232,7 +262,7 @@ describe('security (account)', () => {
           `/account/v1.0.1/auths/T1?${formEncode([
             ['timestamp', ts],
             ['app_token', APP_B.appToken],
-            ['signature', signAccount(APP_A.secret, 'GET', APP_B.appToken, { timestamp: ts, auth_id: 'T1' })],
+            ['signature', signAccount(APP_A.secret, 'GET', APP_B.appToken, '/account/v1.0.1/auths/T1', { timestamp: ts, auth_id: 'T1' })],
           ])}`,
           undefined,
         ],
@@ -247,7 +277,7 @@ describe('security (account)', () => {
         });
       }
       expect(await accountDigest(f.db.pool)).toBe(before);
-      figure('security', 'signatures moved to another path id, method or app', `${cases.length} × 401/90401`);
+      figure('security', 'signatures moved to another route, path id, method or app', `${cases.length} × 401/90401`);
     });
   });
 

@@ -20,7 +20,10 @@ import { TimestampFormatter } from './timestamp';
 @Module({})
 export class CoreModule {
   static forRoot(config: AccountConfig, registry: AppRegistry): DynamicModule {
-    const signature: AccountSignatureOptions = { maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS };
+    const signature: AccountSignatureOptions = {
+      maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
+      requireNonce: config.SIGNATURE_REQUIRE_NONCE,
+    };
     const formBody: FormBodyOptions = { limitBytes: parseBytes(config.BODY_LIMIT), style: accountEnvelope };
     return {
       module: CoreModule,

@@ -4,7 +4,13 @@ import { loadAccountConfig } from './account.config';
 describe('account config', () => {
   it('has the contract defaults', () => {
     const config = loadAccountConfig({});
-    expect(config).toMatchObject({ PORT: 3001, HOST: '0.0.0.0', SIGNATURE_MAX_SKEW_SECONDS: 300, LOG_LEVEL: 'info' });
+    expect(config).toMatchObject({
+      PORT: 3001,
+      HOST: '0.0.0.0',
+      SIGNATURE_MAX_SKEW_SECONDS: 300,
+      SIGNATURE_REQUIRE_NONCE: false,
+      LOG_LEVEL: 'info',
+    });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config).toMatchObject({ ARGON2_MEMORY_KIB: 19456, ARGON2_TIME_COST: 2, ARGON2_PARALLELISM: 1 });
     expect(config).toMatchObject({ LOGIN_MAX_FAILURES: 5, LOGIN_FAILURE_WINDOW_SECONDS: 900, LOGIN_LOCK_SECONDS: 900 });
@@ -23,6 +29,7 @@ describe('account config', () => {
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['SIGNATURE_MAX_SKEW_SECONDS', '-1'],
+    ['SIGNATURE_REQUIRE_NONCE', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
     ['ARGON2_MEMORY_KIB', '512'],
     ['ARGON2_TIME_COST', '0'],
@@ -49,6 +56,7 @@ describe('account config', () => {
       DATABASE_URL: 'postgres://u:p@h:5432/db',
       SIGNATURE_MAX_SKEW_SECONDS: 0,
     });
+    expect(loadAccountConfig({ SIGNATURE_REQUIRE_NONCE: 'true' }).SIGNATURE_REQUIRE_NONCE).toBe(true);
     expect(loadAccountConfig({ DATABASE_AUTO_MIGRATE: 'false', TZ: 'Asia/Shanghai', BODY_LIMIT: '1mb' })).toMatchObject({
       DATABASE_AUTO_MIGRATE: false,
       TZ: 'Asia/Shanghai',

@@ -83,6 +83,11 @@ export class AccountConfig extends OperationsConfig {
   @Max(86400)
   SIGNATURE_MAX_SKEW_SECONDS = 300;
 
+  /** Every signed request must carry a `nonce` (CONTRACT §2): each request is usable once. */
+  @Transform(({ value }: { value: unknown }) => parseBoolean(value))
+  @IsBoolean({ message: 'expected true or false' })
+  SIGNATURE_REQUIRE_NONCE = false;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   override LOG_LEVEL = 'info';
 

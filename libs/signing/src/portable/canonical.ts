@@ -12,11 +12,29 @@ export function rfc3986(value: string): string {
 export const UNSIGNED_PARAMS: ReadonlySet<string> = new Set(['app_token', 'signature']);
 
 /**
- * CONTRACT §2 plaintext: `UPPER(method) + app_token + join("&", name=value sorted by name)`,
- * names and values percent-encoded, sorted byte-wise by the encoded name.
- * `params` must already contain the path id under its field name and exclude `app_token`/`signature`.
+ * The path as it takes part in the plaintext (CONTRACT §2): the request's path from the service
+ * prefix on (e.g. `/account/v1.0.1/users/alice/auths`), query string dropped, each segment
+ * percent-decoded and then encoded per RFC 3986, joined by `/`. So `/users/%e5%bc%a0` and
+ * `/users/张` give the same text, and `a%2Fb` stays one segment. Throws `URIError` on a
+ * malformed escape such as `%zz`.
  */
-export function accountPlaintext(method: string, appToken: string, params: Readonly<Record<string, string>>): string {
+export function canonicalPath(path: string): string {
+  const q = path.indexOf('?');
+  const bare = q < 0 ? path : path.slice(0, q);
+  return bare
+    .split('/')
+    .map((segment) => rfc3986(decodeURIComponent(segment)))
+    .join('/');
+}
+
+/**
+ * CONTRACT §2 plaintext: `UPPER(method) + app_token + path + "?" + join("&", name=value sorted
+ * by name)`, the path canonical (see `canonicalPath`), names and values percent-encoded, sorted
+ * byte-wise by the encoded name. `path` is the path as sent on the wire, from the service prefix
+ * on; `params` must already contain the path id under its field name. `app_token` and
+ * `signature` are left out.
+ */
+export function accountPlaintext(method: string, appToken: string, path: string, params: Readonly<Record<string, string>>): string {
   const pairs: string[] = [];
   for (const name of Object.keys(params)) {
     if (UNSIGNED_PARAMS.has(name)) continue;
@@ -28,7 +46,7 @@ export function accountPlaintext(method: string, appToken: string, params: Reado
     const nb = b.slice(0, b.indexOf('='));
     return na < nb ? -1 : na > nb ? 1 : 0;
   });
-  return method.toUpperCase() + appToken + pairs.join('&');
+  return `${method.toUpperCase()}${appToken}${canonicalPath(path)}?${pairs.join('&')}`;
 }
 
 /** The optional business parameters every location operation takes (and signs). */
@@ -44,7 +62,11 @@ export function lbsSignedNames(ownParams: readonly string[]): string[] {
  * alphabetical order of name, colon-separated, absent ones empty.
  * `values` is keyed by the bare name (without the `param.` prefix).
  */
-export function lbsPlaintext(operation: string, signedNames: readonly string[], values: Readonly<Record<string, string | undefined>>): string {
+export function lbsPlaintext(
+  operation: string,
+  signedNames: readonly string[],
+  values: Readonly<Record<string, string | undefined>>,
+): string {
   let text = `${operation}:`;
   for (let i = 0; i < signedNames.length; i++) {
     if (i > 0) text += ':';

@@ -312,7 +312,8 @@ export async function sendAccountRequest(
   for (const [k, v] of params) if (!(k in signed)) signed[k] = v;
   for (const [k, v] of Object.entries(r.pathIds)) signed[k] = r.auth === 'moved-path-id' ? `${v}x` : v;
   const secret = r.auth === 'other-secret' ? other.secret : app.secret;
-  let signature: string | undefined = signAccount(secret, r.method, app.appToken, signed);
+  const path = `/account/v1.0.1/${r.segments.map(encodeSegment).join('/')}`;
+  let signature: string | undefined = signAccount(secret, r.method, app.appToken, path, signed);
   if (r.auth === 'valid-upper-hex') signature = signature.toUpperCase();
   if (r.auth === 'bad-hex') signature = randomBytes(32).toString('hex');
   if (r.auth === 'truncated') signature = signature.slice(0, 63);
@@ -323,7 +324,6 @@ export async function sendAccountRequest(
   if (appToken !== undefined) sent.push(['app_token', appToken]);
   if (signature !== undefined) sent.push(['signature', signature]);
 
-  const path = `/account/v1.0.1/${r.segments.map(encodeSegment).join('/')}`;
   if (r.method === 'GET' || r.method === 'DELETE') {
     const qs = formEncode(sent) + r.rawQuery;
     return sendRaw(baseUrl, r.method, qs ? `${path}?${qs}` : path);
