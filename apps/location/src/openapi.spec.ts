@@ -52,7 +52,7 @@ describe('location OpenAPI document', () => {
         in: 'query',
         required: rule.required,
         maxLength: rule.max,
-        pattern: rule.pattern?.source,
+        pattern: rule.pattern?.source ?? '^[^:]*$',
       });
       const values = [
         undefined,

@@ -51,11 +51,11 @@ describe('COORD_SYSTEM=wgs84 with the AMap adapter: the shift applies in mainlan
       code: '000',
       resultDesc: 'success',
       lbsStat: '1',
-      provinceName: null,
-      provinceCode: null,
-      areaName: null,
-      areaCode: null,
-      standardCode: null,
+      provinceName: '',
+      provinceCode: '',
+      areaName: '',
+      areaCode: '',
+      standardCode: '',
       country: '韩国',
       address: '韩国首尔特别市中区',
     });
@@ -89,7 +89,7 @@ describe('COORD_SYSTEM=wgs84 with the AMap adapter: the shift applies in mainlan
   it('answers AMap coordinates in Seoul as they are, and shifts Beijing ones back to WGS-84', async () => {
     const seoul = await s.client.addressQuery({ city: '首尔', address: '世宗大路172' });
     expect(seoul.status).toBe(200);
-    expect(seoul.body).toEqual({ code: '000', resultDesc: 'success', lbsStat: '1', longitude: '126.976882', latitude: '37.572825', standardCode: null });
+    expect(seoul.body).toEqual({ code: '000', resultDesc: 'success', lbsStat: '1', longitude: '126.976882', latitude: '37.572825', standardCode: '' });
 
     const beijing = await s.client.addressQuery({ city: '北京市', address: '长安街1号' });
     expect(beijing.status).toBe(200);
@@ -101,7 +101,7 @@ describe('COORD_SYSTEM=wgs84 with the AMap adapter: the shift applies in mainlan
   it('looks a Seoul cell up unshifted and a Beijing cell shifted', async () => {
     const seoul = await s.client.baseStationQuery({ mcc: '450', mnc: '5', lac: '4660', cellid: '70001234' });
     expect(seoul.status).toBe(200);
-    expect(seoul.body).toMatchObject({ code: '000', lbsStat: '1', longitude: '126.978000', latitude: '37.566000', country: '韩国', standardCode: null });
+    expect(seoul.body).toMatchObject({ code: '000', lbsStat: '1', longitude: '126.978000', latitude: '37.566000', country: '韩国', standardCode: '' });
     expect(amap.requests).toEqual([regeo('126.978000,37.566000', amap.key)]);
 
     amap.reset();

@@ -148,7 +148,7 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(amap.calls()).toBe(1);
     });
 
-    it('answers a cell whose place AMap does not know with its coordinates and null address fields', async () => {
+    it('answers a cell whose place AMap does not know with its coordinates and empty address fields (no null, CONTRACT §13)', async () => {
       // Urumqi's centre cell: no fake AMap place there.
       const res = await s.client.baseStationQuery({ mcc: '460', mnc: '0', lac: '4136', cellid: '11700' });
       expect(res.status).toBe(200);
@@ -158,13 +158,13 @@ describe('location service with the AMap adapter and Redis', () => {
         lbsStat: '1',
         longitude: '87.616848',
         latitude: '43.825592',
-        provinceName: null,
-        provinceCode: null,
-        areaName: null,
-        areaCode: null,
-        standardCode: null,
-        country: null,
-        address: null,
+        provinceName: '',
+        provinceCode: '',
+        areaName: '',
+        areaCode: '',
+        standardCode: '',
+        country: '',
+        address: '',
       });
     });
 

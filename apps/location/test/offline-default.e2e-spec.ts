@@ -44,7 +44,7 @@ describe('embedded default (GEOCODER=offline, no REDIS_URL, sample cells)', () =
   it('answers a country (and no codes) for a point abroad', async () => {
     const res = await s.client.lbsQuery({ longitude: '2.352200', latitude: '48.856600' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code: '000', lbsStat: '1', provinceCode: null, areaCode: null, standardCode: null });
+    expect(res.body).toMatchObject({ code: '000', lbsStat: '1', provinceCode: '', areaCode: '', standardCode: '' });
     expect(typeof res.body.country).toBe('string');
   });
 
@@ -80,5 +80,37 @@ describe('embedded default (GEOCODER=offline, no REDIS_URL, sample cells)', () =
     });
     const second = await s.client.baseStationQuery({ mcc: '460', mnc: '0', lac: '4024', cellid: '10300' });
     expect(second.body).toEqual({ ...first.body, resultDesc: 'success (cache)', lbsStat: '2' });
+  });
+
+  describe('CONTRACT §13', () => {
+    it('refuses a parameter the operation does not take: 400, 099, naming it', async () => {
+      const res = await s.client.call('lbsQuery', { longitude: '116.391275', latitude: '39.907501' }, { extra: { 'param.radius': '5' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: '099', resultDesc: 'unknown parameter param.radius', lbsStat: '0' });
+    });
+
+    it('answers no null: a field without a value is ""', async () => {
+      for (const res of [
+        await s.client.lbsQuery({ longitude: '2.352200', latitude: '48.856600' }),
+        await s.client.baseStationQuery({ mcc: '460', mnc: '0', lac: '4000', cellid: '10000' }),
+        await s.client.addressQuery({ city: '北京市', address: '东城区' }),
+      ]) {
+        expect(res.status).toBe(200);
+        for (const value of Object.values(res.body)) expect(typeof value).toBe('string');
+      }
+    });
+
+    it.each([
+      ['北京市', '北京市'],
+      ['杭州', '西湖区'],
+      ['上海市', '浦东新区'],
+    ])('answers addressQuery %s %s with the county code lbsQuery gives at the answered point', async (city, address) => {
+      const forward = await s.client.addressQuery({ city, address });
+      expect(forward.status).toBe(200);
+      const { longitude, latitude, standardCode } = forward.body;
+      expect(standardCode).toMatch(/^\d{6}$/);
+      const reverse = await s.client.lbsQuery({ longitude, latitude });
+      expect(reverse.body.standardCode).toBe(standardCode);
+    });
   });
 });

@@ -31,6 +31,11 @@ export interface Geocoder {
   readonly name: string;
   /** The datum of the coordinates this adapter takes and returns. */
   readonly datum: Datum;
+  /**
+   * Answers from memory (microseconds, no upstream call): addressQuery then takes the county of
+   * the answered point from `reverse`, so that it is what lbsQuery answers there (CONTRACT §13).
+   */
+  readonly local?: boolean;
   /** Coordinates → address; `null` when nothing is there (open ocean...). */
   reverse(longitude: number, latitude: number): Promise<Place | null>;
   /** City + address text → coordinates (and the division found); `null` when nothing matches. */

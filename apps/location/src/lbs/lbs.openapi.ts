@@ -3,8 +3,8 @@ import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { LbsCodes, LbsStat, type ResultCode } from '@geoaccount/api';
 import type { JsonSchema } from '@geoaccount/observability';
 
-/** A field of an answer: text, `null` when the lookup has no value for it. */
-const field: JsonSchema = { type: ['string', 'null'] };
+/** A field of an answer: text, `""` when the lookup has no value for it (never `null`, CONTRACT §13). */
+const field: JsonSchema = { type: 'string' };
 
 /** The address fields of lbsQuery and baseStationQuery (`addressFields`). */
 const ADDRESS_FIELDS = {

@@ -11,8 +11,8 @@ import { UpstreamUnavailableError } from '../upstream/upstream-errors';
 import { UpstreamTimeoutError } from '../upstream/upstream-policy';
 import { type KeyContext, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
 
-/** The fields of an answer besides code, resultDesc and lbsStat; unknown values are `null`. */
-export type LbsFields = Record<string, string | null>;
+/** The fields of an answer besides code, resultDesc and lbsStat; all text, `""` when unknown (CONTRACT §13: no `null`). */
+export type LbsFields = Record<string, string>;
 
 export interface LbsAnswer extends LbsFields {
   code: string;
@@ -31,16 +31,16 @@ interface Computed {
   key?: string;
 }
 
-/** The address fields of lbsQuery and baseStationQuery, from a place (all `null` without one). */
+/** The address fields of lbsQuery and baseStationQuery, from a place (all `""` without one). */
 export function addressFields(place: Place | null): LbsFields {
   return {
-    provinceName: place?.provinceName ?? null,
-    provinceCode: place?.provinceCode ?? null,
-    areaName: place?.areaName ?? null,
-    areaCode: place?.areaCode ?? null,
-    standardCode: place?.standardCode ?? null,
-    country: place?.country ?? null,
-    address: place?.address ?? null,
+    provinceName: place?.provinceName ?? '',
+    provinceCode: place?.provinceCode ?? '',
+    areaName: place?.areaName ?? '',
+    areaCode: place?.areaCode ?? '',
+    standardCode: place?.standardCode ?? '',
+    country: place?.country ?? '',
+    address: place?.address ?? '',
   };
 }
 
@@ -98,7 +98,10 @@ export class LbsService {
       const place = await this.geocoder.forward(city, address);
       if (!place) return null;
       const [x, y] = convertDatum(place.longitude, place.latitude, this.geocoder.datum, this.datum, this.inMainland);
-      const fields = { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: place.standardCode ?? null };
+      // The county of the answered point, as lbsQuery answers it (CONTRACT §13): a city-level
+      // match answers the city's seat, which lies in one county.
+      const at = this.geocoder.local ? await this.geocoder.reverse(place.longitude, place.latitude) : null;
+      const fields = { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: at?.standardCode ?? place.standardCode ?? '' };
       return { fields, key: place.fromCityAlone ? cityKey : key };
     });
   }

@@ -35,6 +35,7 @@ const CHINA_ISO: Record<string, string | undefined> = { CN: undefined, HK: '8100
 export class OfflineGeocoder implements Geocoder {
   readonly name = 'offline';
   readonly datum: Datum = 'gcj02';
+  readonly local = true;
   private readonly matcher: NameMatcher;
   private readonly towns?: TownMatcher;
 

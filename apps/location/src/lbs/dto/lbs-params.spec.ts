@@ -16,8 +16,13 @@ const refusal = (fn: () => unknown): [string, string] | undefined => {
 const point = { 'param.longitude': '116.397', 'param.latitude': '39.909' };
 
 describe('checkParams', () => {
+  it('refuses a parameter the operation does not take, naming it (CONTRACT §13)', () => {
+    expect(refusal(() => checkParams(LBS_QUERY, { ...point, other: 'x' }))).toEqual(['other', 'unknown parameter']);
+    expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.city': '北京' }))).toEqual(['param.city', 'unknown parameter']);
+  });
+
   it('returns the named parameters only, optional ones when given', () => {
-    expect(checkParams(LBS_QUERY, { ...point, userToken: 'app-1', signature: 'ab', other: 'x' })).toEqual(point);
+    expect(checkParams(LBS_QUERY, { ...point, userToken: 'app-1', signature: 'ab' })).toEqual(point);
     expect(checkParams(LBS_QUERY, { ...point, 'param.merId': 'M-1', 'param.productId': '' })).toEqual({
       ...point,
       'param.merId': 'M-1',

@@ -8,6 +8,12 @@ export const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 /** A base-station identifier as text: digits only. */
 export const DIGITS_TEXT = /^\d+$/;
 
+/** Parameters of every operation besides its own: the caller and the signature (checked by the guard). */
+const SIGNATURE_PARAMS: ReadonlySet<string> = new Set(['userToken', 'signature']);
+
+/** The pattern of a free-text parameter in the OpenAPI document: no ':' (CONTRACT §3). */
+const NO_COLON = '^[^:]*$';
+
 /** What one `param.` query parameter must be. */
 export interface ParamRule {
   required: boolean;
@@ -31,7 +37,8 @@ type RequiredOf<R> = { [K in keyof R]: R[K] extends { required: true } ? K : nev
 export type Params<R extends ParamRules> = { [K in RequiredOf<R>]: string } & { [K in Exclude<keyof R, RequiredOf<R>>]?: string };
 
 /**
- * Checks a query against its rules and returns only the named parameters. The first
+ * Checks a query against its rules and returns only the named parameters. A parameter the
+ * rules do not name is refused as `unknown parameter`; then the first
  * parameter that fails is refused as `missing` (absent or empty and required), `too long`,
  * `':' in` (a colon, CONTRACT §3), or `invalid` (a repeated parameter, a wrong form, out of
  * range), like the validation pipe
@@ -39,6 +46,10 @@ export type Params<R extends ParamRules> = { [K in RequiredOf<R>]: string } & { 
  * about a microsecond where class-transformer and class-validator cost tens.
  */
 export function checkParams<R extends ParamRules>(rules: R, query: Readonly<Record<string, unknown>>): Params<R> {
+  // CONTRACT §13: a parameter the operation does not take is refused, naming it.
+  for (const name in query) {
+    if (!(name in rules) && !SIGNATURE_PARAMS.has(name)) throw new InvalidParameterException(name, 'unknown parameter');
+  }
   const out: Record<string, string> = {};
   for (const name of Object.keys(rules)) {
     const rule = rules[name]!;
@@ -77,7 +88,8 @@ export function ApiParams(rules: ParamRules): MethodDecorator {
         name,
         required: rule.required,
         description: rule.description,
-        schema: { type: 'string', maxLength: rule.max, ...(rule.pattern ? { pattern: rule.pattern.source } : {}) },
+        // Without a pattern of its own, the value may hold anything but ':' (CONTRACT §3).
+        schema: { type: 'string', maxLength: rule.max, pattern: rule.pattern ? rule.pattern.source : NO_COLON },
         ...(rule.example !== undefined ? { example: rule.example } : {}),
       }),
     ),
