@@ -15,7 +15,7 @@ function groupItem(groupId: string, fields: Record<string, string | null> = {}) 
 
 /** The auth summary of group_auth_detail, for auths seeded with their default name. */
 function summary(authId: string, fields: Record<string, string | null> = {}) {
-  return { auth_id: authId, auth_name: `name of ${authId}`, auth_state: null, auth_type: null, auth_level: null, parent_auth_id: null, sub_auth_flag: null, ...fields };
+  return { auth_id: authId, auth_name: `name of ${authId}`, auth_state: null, auth_type: null, auth_level: null, parent_auth_id: '', sub_auth_flag: null, ...fields };
 }
 
 describe('auth groups (interfaces 104-107)', () => {

@@ -14,7 +14,7 @@ function authView(authId: string, fields: Record<string, string | null> = {}) {
     auth_state: null,
     auth_type: null,
     auth_level: null,
-    parent_auth_id: null,
+    parent_auth_id: '',
     sub_auth_flag: null,
     ...fields,
   };
@@ -69,7 +69,7 @@ describe('auths (interfaces 100-103)', () => {
       );
     });
 
-    it('creates an auth with the name only; the other fields read back as null', async () => {
+    it('creates an auth with the name only; the other fields read back as null, and parent_auth_id as "" (a root, CONTRACT §7)', async () => {
       const res = await h.a.createAuth('C-MIN', { auth_name: 'name of C-MIN' });
       expect(res.status).toBe(201);
       expect(res.body).toEqual(OK_CREATED);
@@ -309,7 +309,7 @@ describe('auths (interfaces 100-103)', () => {
         expect(res.status).toBe(400);
         expect(res.body).toEqual(invalid('cyclic parent_auth_id'));
       }
-      expect((await h.a.getAuth('CY-A')).body).toMatchObject({ parent_auth_id: null });
+      expect((await h.a.getAuth('CY-A')).body).toMatchObject({ parent_auth_id: '' });
       // Moving a subtree elsewhere is fine.
       expect((await h.a.modifyAuth('CY-C', { parent_auth_id: 'CY-A' })).status).toBe(201);
     });

@@ -10,7 +10,7 @@ function summary(authId: string, fields: Record<string, string | null> = {}) {
     auth_state: '1',
     auth_type: null,
     auth_level: null,
-    parent_auth_id: null,
+    parent_auth_id: '',
     sub_auth_flag: null,
     ...fields,
   };

@@ -21,7 +21,7 @@ export interface Auth {
   auth_state: string | null;
   auth_type: string | null;
   auth_level: string | null;
-  parent_auth_id: string | null;
+  parent_auth_id: string;
   /** `1`: the auth is passed down to its children. */
   sub_auth_flag: string | null;
 }

@@ -20,7 +20,7 @@ export interface AuthSummary {
   auth_state: string | null;
   auth_type: string | null;
   auth_level: string | null;
-  parent_auth_id: string | null;
+  parent_auth_id: string;
   sub_auth_flag: string | null;
 }
 
@@ -46,7 +46,7 @@ export function toAuthSummary(a: AuthEntity): AuthSummary {
     auth_state: a.authState,
     auth_type: a.authType,
     auth_level: a.authLevel,
-    parent_auth_id: a.parentAuthId,
+    parent_auth_id: a.parentAuthId ?? '',
     sub_auth_flag: a.subAuthFlag,
   };
 }
@@ -70,7 +70,7 @@ export const AUTH_SUMMARY_SCHEMA = closedObject({
   auth_state: nullableText,
   auth_type: nullableText,
   auth_level: nullableText,
-  parent_auth_id: nullableText,
+  parent_auth_id: text,
   sub_auth_flag: nullableText,
 } satisfies Record<keyof AuthSummary, JsonSchema>);
 

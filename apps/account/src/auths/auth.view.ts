@@ -11,7 +11,8 @@ export interface AuthView {
   auth_state: string | null;
   auth_type: string | null;
   auth_level: string | null;
-  parent_auth_id: string | null;
+  /** `""` for a root auth, whether its creator sent it empty or not at all (CONTRACT §7). */
+  parent_auth_id: string;
   sub_auth_flag: string | null;
 }
 
@@ -31,7 +32,7 @@ export function toAuthView(a: AuthEntity): AuthView {
     auth_state: a.authState,
     auth_type: a.authType,
     auth_level: a.authLevel,
-    parent_auth_id: a.parentAuthId,
+    parent_auth_id: a.parentAuthId ?? '',
     sub_auth_flag: a.subAuthFlag,
   };
 }
@@ -53,7 +54,7 @@ const AUTH_FIELDS = {
   auth_state: nullableText,
   auth_type: nullableText,
   auth_level: nullableText,
-  parent_auth_id: nullableText,
+  parent_auth_id: text,
   sub_auth_flag: nullableText,
 } satisfies Record<keyof AuthView, JsonSchema>;
 

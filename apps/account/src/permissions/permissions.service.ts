@@ -12,12 +12,15 @@ export interface AuthSummary {
   auth_state: string | null;
   auth_type: string | null;
   auth_level: string | null;
-  parent_auth_id: string | null;
+  /** `""` for a root auth (CONTRACT §7). */
+  parent_auth_id: string;
   sub_auth_flag: string | null;
 }
 
-interface AuthRow extends AuthSummary {
+/** An auth as read: a root's parent is NULL when its creator did not send it. */
+interface AuthRow extends Omit<AuthSummary, 'parent_auth_id'> {
   auth_seq_id: string;
+  parent_auth_id: string | null;
 }
 
 const AUTH_COLUMNS = `"auth_id", "auth_seq_id", "auth_name", "auth_state", "auth_type", "auth_level", "parent_auth_id", "sub_auth_flag"`;
@@ -28,7 +31,7 @@ function nodeOf(row: AuthRow): AuthNode {
 
 function summaryOf(row: AuthRow): AuthSummary {
   const { auth_seq_id: _seq, ...summary } = row;
-  return summary;
+  return { ...summary, parent_auth_id: row.parent_auth_id ?? '' };
 }
 
 /** A user's effective permissions (interfaces 205 and 206; rules in `effective-auths.ts`). */
