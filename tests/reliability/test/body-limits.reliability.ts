@@ -57,7 +57,13 @@ function chunkedMultipart(baseUrl: string, path: string, fields: number, fieldBy
       res.on('error', reject);
     });
     req.on('error', (err) => {
-      if (!answered) reject(err);
+      if (answered) return;
+      // The service answered 413 and closed the connection while this client was still
+      // writing: the write can fail (EPIPE, ECONNRESET) before the answer is read. The upload
+      // was refused all the same, without being read.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE' || code === 'ECONNRESET') setTimeout(() => resolve({ status: 0, code: 'closed by the service', sentBeforeAnswer: sent, finished }), 200);
+      else reject(err);
     });
     const write = (chunk: string): Promise<void> =>
       new Promise((done) => {
@@ -122,9 +128,12 @@ describe('request body limits (account)', () => {
     );
     figure('body-limits', 'most bytes one upload had sent when answered', maxSent, 'bytes', '< 4 MB');
     figure('body-limits', 'RSS growth during the uploads (peak - before)', mb(peak - before), 'MB', '< 40 MB');
-    expect(answers.map((a) => ({ status: a.status, code: a.code, finished: a.finished }))).toEqual(
-      Array.from({ length: 10 }, () => ({ status: 413, code: '90413', finished: false })),
-    );
+    // Each upload is refused before its end: 413/90413, or (when the client's write loses the
+    // race with the close that follows the answer) its connection closed by the service.
+    for (const a of answers) {
+      expect([`${a.status}/${String(a.code)}`, a.finished]).toEqual([expect.stringMatching(/^(413\/90413|0\/closed by the service)$/), false]);
+    }
+    expect(answers.filter((a) => a.status === 413).length).toBeGreaterThan(0);
     // What the client had handed to its socket: the server read at most BODY_LIMIT of it; the
     // rest sat in the loopback's socket buffers.
     expect(maxSent).toBeLessThan(4 * 1024 * 1024);
