@@ -59,7 +59,7 @@ export class AuditEventsService {
       return (await em.query(
         `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
                 "operator", "request_id", "client_ip", "result_code", "changes"
-           FROM "audit_events" WHERE ${where.join(' AND ')} ORDER BY "event_id" ASC LIMIT ${pageSize + 1}`,
+           FROM "audit_events" WHERE ${where.join(' AND ')} ORDER BY "audit_events"."event_id" ASC LIMIT ${pageSize + 1}`,
         params,
       )) as Row[];
     });
