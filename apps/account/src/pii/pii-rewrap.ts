@@ -6,7 +6,7 @@ export interface RewrapCounts {
   scanned: number;
   /** Rows whose values were re-encrypted under the first key (or encrypted, when plain). */
   rewritten: number;
-  /** Rows changed by a concurrent write between the read and the update: left to that write. */
+  /** Rows not updated (changed between the read and the update; 0 while rows are locked). */
   skipped: number;
 }
 
@@ -21,8 +21,8 @@ interface Row {
  * Encrypts every plain `cert_id` / `user_mobile` and re-encrypts every value not under the
  * first key of the ring (CONTRACT §11). In batches in key order, each batch its own short
  * transaction: it can be stopped and run again (it starts over and finds only what is left),
- * and it runs while the service serves: a row is updated only if it still holds what was
- * read, so a concurrent modification (already under the first key) wins.
+ * and it runs while the service serves: each batch locks its rows (`FOR UPDATE`) for its few
+ * milliseconds, so a concurrent modification waits and then wins.
  */
 export async function rewrapPii(
   dataSource: DataSource,
@@ -35,15 +35,16 @@ export async function rewrapPii(
   const done = options.plainOnly ? 'v1:%' : `v1:${cipher.currentKeyId.replace(/_/g, '\\_')}:%`;
   let after: [string, string] = ['', ''];
   for (;;) {
-    const rows = (await dataSource.query(
-      `SELECT "app_token", "user_login_id", "cert_id", "user_mobile" FROM "users"
-        WHERE ("app_token", "user_login_id") > ($1, $2)
-          AND (("cert_id" <> '' AND "cert_id" NOT LIKE $3) OR ("user_mobile" <> '' AND "user_mobile" NOT LIKE $3))
-        ORDER BY "app_token", "user_login_id" LIMIT ${batchSize}`,
-      [after[0], after[1], done],
-    )) as Row[];
-    if (rows.length === 0) return counts;
-    await dataSource.transaction(async (em) => {
+    // The batch's rows are locked until it commits: a concurrent modification waits, then
+    // writes its own values (already under the first key) over the re-encrypted ones.
+    const rows = await dataSource.transaction(async (em) => {
+      const rows = (await em.query(
+        `SELECT "app_token", "user_login_id", "cert_id", "user_mobile" FROM "users"
+          WHERE ("app_token", "user_login_id") > ($1, $2)
+            AND (("cert_id" <> '' AND "cert_id" NOT LIKE $3) OR ("user_mobile" <> '' AND "user_mobile" NOT LIKE $3))
+          ORDER BY "app_token", "user_login_id" LIMIT ${batchSize} FOR UPDATE`,
+        [after[0], after[1], done],
+      )) as Row[];
       for (const row of rows) {
         counts.scanned++;
         const next: Record<string, string | null> = {};
@@ -65,7 +66,9 @@ export async function rewrapPii(
         if (updated[1] === 1) counts.rewritten++;
         else counts.skipped++;
       }
+      return rows;
     });
+    if (rows.length === 0) return counts;
     const last = rows[rows.length - 1]!;
     after = [last.app_token, last.user_login_id];
     options.onBatch?.({ ...counts });

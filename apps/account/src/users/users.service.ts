@@ -5,7 +5,7 @@ import { DataSource, type EntityManager, In, Repository } from 'typeorm';
 import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
-import { PiiCipher } from '../pii/pii-cipher';
+import { PiiCipher, PiiDecryptError, type PiiField } from '../pii/pii-cipher';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import { AuthEntity } from '../auths/auth.entity';
 import { AuthGroupEntity } from '../auth-groups/auth-group.entity';
@@ -124,7 +124,7 @@ export class UsersService {
           resourceType: 'user',
           resourceId: userLoginId,
           resultCode: AccountCodes.OK_CREATED.code,
-          changes: modifiedFields({ ...this.view(current) }, { ...dto }),
+          changes: modifiedFields(this.previousFields(current), { ...dto }),
         });
       });
     } catch (err) {
@@ -137,6 +137,22 @@ export class UsersService {
     const user = await this.findOne(appToken, userLoginId);
     if (!user) throw new ApiException(AccountCodes.USER_NOT_FOUND);
     return this.view(user);
+  }
+
+  /**
+   * The fields before a modification, for its audit event. A personal value that no longer
+   * decrypts (altered in the database) shows as `null`: the modification may replace it.
+   */
+  private previousFields(user: UserEntity): Record<string, unknown> {
+    const open = (field: PiiField, stored: string | null) => {
+      try {
+        return this.pii.decrypt(user.appToken, user.userLoginId, field, stored);
+      } catch (err) {
+        if (err instanceof PiiDecryptError) return null;
+        throw err;
+      }
+    };
+    return { ...toUserView({ ...user, certId: open('cert_id', user.certId), userMobile: open('user_mobile', user.userMobile) }) };
   }
 
   /** The answer view of a stored user: personal data decrypted (a value that does not decrypt fails the request). */
