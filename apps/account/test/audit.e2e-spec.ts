@@ -202,7 +202,7 @@ describe('audit trail (interface 207)', () => {
       await paged().createAuth('P-1', { auth_name: 'one' }, as('op-1', 'req-p-1'));
       const res = await paged().auditEvents();
       expect(res.status).toBe(200);
-      const body = res.body as EventPage;
+      const body = res.body as unknown as EventPage;
       expect(body).toMatchObject({ response_code: '90000', count: '1', next_event_id: '' });
       expect(body.event_list).toEqual([
         {
@@ -222,7 +222,7 @@ describe('audit trail (interface 207)', () => {
     });
 
     it('shows an app none of another app’s events (tenancy)', async () => {
-      const a = (await h.a.auditEvents({ page_size: '1000' })).body as EventPage;
+      const a = (await h.a.auditEvents({ page_size: '1000' })).body as unknown as EventPage;
       expect(a.event_list.length).toBeGreaterThan(0);
       expect(new Set(a.event_list.map((e) => e.app_token))).toEqual(new Set([APP_A.appToken]));
       const b = await h.b.auditEvents();
@@ -235,7 +235,7 @@ describe('audit trail (interface 207)', () => {
     it('filters by resource, action, operator and time', async () => {
       await paged().modifyAuth('P-1', { auth_name: 'uno' }, as('op-2', 'req-p-2'));
       await paged().createAuth('P-2', { auth_name: 'two' }, as('op-2', 'req-p-3'));
-      const ids = async (q: Record<string, string>) => ((await paged().auditEvents(q)).body as EventPage).event_list.map((e) => e.request_id);
+      const ids = async (q: Record<string, string>) => ((await paged().auditEvents(q)).body as unknown as EventPage).event_list.map((e) => e.request_id);
       expect(await ids({ resource_type: 'auth', resource_id: 'P-1' })).toEqual(['req-p-1', 'req-p-2']);
       expect(await ids({ action: 'create' })).toEqual(['req-p-1', 'req-p-3']);
       expect(await ids({ operator: 'op-2' })).toEqual(['req-p-2', 'req-p-3']);
@@ -259,9 +259,9 @@ describe('audit trail (interface 207)', () => {
     });
 
     it('pages by cursor: next_event_id "" after an exactly full last page', async () => {
-      const first = (await paged().auditEvents({ page_size: '2' })).body as EventPage;
+      const first = (await paged().auditEvents({ page_size: '2' })).body as unknown as EventPage;
       expect(first).toMatchObject({ count: '2', next_event_id: first.event_list[1]!.event_id });
-      const second = (await paged().auditEvents({ page_size: '1', after_event_id: first.next_event_id })).body as EventPage;
+      const second = (await paged().auditEvents({ page_size: '1', after_event_id: first.next_event_id })).body as unknown as EventPage;
       expect(second).toMatchObject({ count: '1', next_event_id: '' });
       expect(second.event_list[0]!.request_id).toBe('req-p-3');
     });
@@ -279,13 +279,13 @@ describe('audit trail (interface 207)', () => {
       let after = '';
       for (let pages = 0; pages < 400; pages++) {
         const res = await paged().auditEvents({ page_size: '3', ...(after ? { after_event_id: after } : {}) });
-        const body = res.body as EventPage;
+        const body = res.body as unknown as EventPage;
         seen.push(...body.event_list.map((e) => e.event_id));
         if (body.event_list.length > 0) after = body.event_list[body.event_list.length - 1]!.event_id;
         if (pages === 60) writing = false;
         if (!writing && body.next_event_id === '' && pages > 60) {
           await Promise.all(writers);
-          const tail = (await paged().auditEvents({ page_size: '1000', after_event_id: after })).body as EventPage;
+          const tail = (await paged().auditEvents({ page_size: '1000', after_event_id: after })).body as unknown as EventPage;
           seen.push(...tail.event_list.map((e) => e.event_id));
           break;
         }
