@@ -49,7 +49,9 @@ export class AuditPartitions implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.run();
+    // Not fatal: with migrations still pending (DATABASE_AUTO_MIGRATE=false) the service starts
+    // unready, and the migration itself creates the months ahead.
+    await this.run().catch((err: unknown) => this.logger.warn(`audit partitions not maintained: ${(err as Error).message}`));
     this.timer = setInterval(() => void this.run().catch((err: unknown) => this.logger.error(err)), DAY_MS);
     this.timer.unref();
   }
