@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { maintainAuditPartitions } from '../src/audit/audit-partitions';
-import { APP_A, APP_B, type AccountHarness, startAccountHarness } from './support/account-harness';
+import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth } from './support/fixtures';
 import { NEW_USER } from './support/user-fixtures';
 
@@ -65,7 +65,13 @@ describe('audit trail (interface 207)', () => {
           client_ip: '127.0.0.1',
           result_code: '90000',
         }),
-        expect.objectContaining({ action: 'modify', resource_type: 'auth', operator: 'ops-bob', request_id: 'req-modify-1', result_code: '90000' }),
+        expect.objectContaining({
+          action: 'modify',
+          resource_type: 'auth',
+          operator: 'ops-bob',
+          request_id: 'req-modify-1',
+          result_code: '90000',
+        }),
       ]);
       expect(JSON.parse(events[0]!.changes!)).toEqual({ auth_name: { to: 'Read' }, auth_state: { to: '1' } });
       // Only what changed: auth_state was sent again with the same value.
@@ -107,7 +113,8 @@ describe('audit trail (interface 207)', () => {
         user_mobile: { from: '*******5678', to: '*******1111' },
       });
       const all = events.map((e) => e.changes).join('\n');
-      for (const secret of ['110101199003071234', '13912345678', '13800001111', 'N3w-secret!', NEW_USER.user_pwd]) expect(all).not.toContain(secret);
+      for (const secret of ['110101199003071234', '13912345678', '13800001111', 'N3w-secret!', NEW_USER.user_pwd])
+        expect(all).not.toContain(secret);
     });
 
     it('records every login attempt: success, failure (the one reaching the limit too) and refused while locked', async () => {
@@ -131,7 +138,9 @@ describe('audit trail (interface 207)', () => {
     it('writes no event for a change that fails (duplicate id, missing reference, unknown login id)', async () => {
       const before = await h.db.query(`SELECT count(*)::int AS n FROM audit_events`);
       expect((await h.a.createAuth('AU-1', { auth_name: 'again' })).body).toMatchObject({ response_code: '10010' });
-      expect((await h.a.createAuth('AU-ORPHAN', { auth_name: 'x', parent_auth_id: 'NO-SUCH' })).body).toMatchObject({ response_code: '10021' });
+      expect((await h.a.createAuth('AU-ORPHAN', { auth_name: 'x', parent_auth_id: 'NO-SUCH' })).body).toMatchObject({
+        response_code: '10021',
+      });
       expect((await h.a.createGroup('GR-BAD', { group_name: 'x', group_auths: 'NO-SUCH' })).body).toMatchObject({ response_code: '10422' });
       expect((await h.a.modifyGroup('GR-1', { group_auths: 'NO-SUCH' })).body).toMatchObject({ response_code: '10532' });
       expect((await h.a.registerUser('audited', { ...NEW_USER })).body).toMatchObject({ response_code: '20020' });
@@ -145,7 +154,9 @@ describe('audit trail (interface 207)', () => {
 
     it('keeps changes and events one to one under concurrent writers', async () => {
       const ids = Array.from({ length: 40 }, (_, i) => `CC-${i % 20}`);
-      const results = await Promise.all(ids.map((id, i) => (i < 20 ? h.a.createAuth(id, { auth_name: 'c' }) : h.a.modifyAuth(id, { auth_name: `m${i}` }))));
+      const results = await Promise.all(
+        ids.map((id, i) => (i < 20 ? h.a.createAuth(id, { auth_name: 'c' }) : h.a.modifyAuth(id, { auth_name: `m${i}` }))),
+      );
       const created = results.filter((r, i) => i < 20 && r.status === 201).length;
       const modified = results.filter((r, i) => i >= 20 && r.status === 201).length;
       expect(created).toBe(20);
@@ -167,8 +178,12 @@ describe('audit trail (interface 207)', () => {
 
     it('retention drops whole partitions that ended before the horizon, and only those', async () => {
       const ds = h.app.get(DataSource);
-      await h.db.query(`CREATE TABLE audit_events_y2020m01 PARTITION OF audit_events FOR VALUES FROM ('2020-01-01 00:00Z') TO ('2020-02-01 00:00Z')`);
-      await h.db.query(`CREATE TABLE audit_events_y2020m02 PARTITION OF audit_events FOR VALUES FROM ('2020-02-01 00:00Z') TO ('2020-03-01 00:00Z')`);
+      await h.db.query(
+        `CREATE TABLE audit_events_y2020m01 PARTITION OF audit_events FOR VALUES FROM ('2020-01-01 00:00Z') TO ('2020-02-01 00:00Z')`,
+      );
+      await h.db.query(
+        `CREATE TABLE audit_events_y2020m02 PARTITION OF audit_events FOR VALUES FROM ('2020-02-01 00:00Z') TO ('2020-03-01 00:00Z')`,
+      );
       await h.db.query(
         `INSERT INTO audit_events (event_time, app_token, action, resource_type, resource_id, result_code)
          VALUES ('2020-01-15Z', 'app-old', 'create', 'auth', 'OLD-1', '90000'), ('2020-02-15Z', 'app-old', 'create', 'auth', 'OLD-2', '90000')`,
@@ -179,10 +194,14 @@ describe('audit trail (interface 207)', () => {
       expect(dropped).toEqual(['audit_events_y2020m01']);
       const { rows } = await h.db.query(`SELECT resource_id FROM audit_events WHERE app_token = 'app-old' ORDER BY resource_id`);
       expect(rows).toEqual([{ resource_id: 'OLD-2' }]);
-      expect((await h.db.query(`SELECT count(*)::int AS n FROM audit_events WHERE event_time > now() - interval '1 day'`)).rows).toEqual(current.rows);
+      expect((await h.db.query(`SELECT count(*)::int AS n FROM audit_events WHERE event_time > now() - interval '1 day'`)).rows).toEqual(
+        current.rows,
+      );
       // The default retention, now: the 2020 partition goes, this month's stays.
       expect((await maintainAuditPartitions(ds, 400)).dropped).toEqual(['audit_events_y2020m02']);
-      expect((await h.db.query(`SELECT count(*)::int AS n FROM audit_events WHERE event_time > now() - interval '1 day'`)).rows).toEqual(current.rows);
+      expect((await h.db.query(`SELECT count(*)::int AS n FROM audit_events WHERE event_time > now() - interval '1 day'`)).rows).toEqual(
+        current.rows,
+      );
     });
 
     it('has the coming months’ partitions ready', async () => {
@@ -235,7 +254,8 @@ describe('audit trail (interface 207)', () => {
     it('filters by resource, action, operator and time', async () => {
       await paged().modifyAuth('P-1', { auth_name: 'uno' }, as('op-2', 'req-p-2'));
       await paged().createAuth('P-2', { auth_name: 'two' }, as('op-2', 'req-p-3'));
-      const ids = async (q: Record<string, string>) => ((await paged().auditEvents(q)).body as unknown as EventPage).event_list.map((e) => e.request_id);
+      const ids = async (q: Record<string, string>) =>
+        ((await paged().auditEvents(q)).body as unknown as EventPage).event_list.map((e) => e.request_id);
       expect(await ids({ resource_type: 'auth', resource_id: 'P-1' })).toEqual(['req-p-1', 'req-p-2']);
       expect(await ids({ action: 'create' })).toEqual(['req-p-1', 'req-p-3']);
       expect(await ids({ operator: 'op-2' })).toEqual(['req-p-2', 'req-p-3']);
@@ -292,7 +312,10 @@ describe('audit trail (interface 207)', () => {
       }
       await Promise.all(writers);
       expect(written).toBeGreaterThan(10);
-      const { rows } = await h.db.query(`SELECT event_id::text AS id FROM audit_events WHERE app_token = $1 ORDER BY audit_events.event_id`, [PAGED_APP.appToken]);
+      const { rows } = await h.db.query(
+        `SELECT event_id::text AS id FROM audit_events WHERE app_token = $1 ORDER BY audit_events.event_id`,
+        [PAGED_APP.appToken],
+      );
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen).toEqual(rows.map((r: { id: string }) => r.id));
     });

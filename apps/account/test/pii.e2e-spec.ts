@@ -23,7 +23,12 @@ describe('personal data at rest (CONTRACT §11)', () => {
   beforeAll(async () => {
     h = await startAccountHarness({ env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', PII_KEYS: ring(K1) } });
     for (let i = 0; i < USERS; i++) {
-      const res = await h.a.registerUser(`p${i}`, { ...NEW_USER, cert_id: certOf(i), user_mobile: mobileOf(i), cert_id_encrypt: 'Q2VydA==' });
+      const res = await h.a.registerUser(`p${i}`, {
+        ...NEW_USER,
+        cert_id: certOf(i),
+        user_mobile: mobileOf(i),
+        cert_id_encrypt: 'Q2VydA==',
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -39,9 +44,10 @@ describe('personal data at rest (CONTRACT §11)', () => {
       .filter((v) => text.includes(v));
 
   it('stores cert_id and user_mobile encrypted and reads back exactly what was written', async () => {
-    const { rows } = await h.db.query(`SELECT cert_id, user_mobile, cert_id_encrypt FROM users WHERE app_token = $1 AND user_login_id = 'p3'`, [
-      APP_A.appToken,
-    ]);
+    const { rows } = await h.db.query(
+      `SELECT cert_id, user_mobile, cert_id_encrypt FROM users WHERE app_token = $1 AND user_login_id = 'p3'`,
+      [APP_A.appToken],
+    );
     expect(rows[0].cert_id).toMatch(/^v1:k1:/);
     expect(rows[0].user_mobile).toMatch(/^v1:k1:/);
     // Values the client encrypted itself are stored as sent.
@@ -91,7 +97,9 @@ describe('personal data at rest (CONTRACT §11)', () => {
   });
 
   it('rotates to a new key while serving under load without a failed request; then the new key alone reads everything', async () => {
-    const serving = await listenAccountApp(h.databaseUrl, { env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', PII_KEYS: ring(K2, K1) } });
+    const serving = await listenAccountApp(h.databaseUrl, {
+      env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', PII_KEYS: ring(K2, K1) },
+    });
     extra.push(serving);
     const client = serving.client(APP_A);
     let running = true;
@@ -104,7 +112,8 @@ describe('personal data at rest (CONTRACT §11)', () => {
         requests++;
         const body = res.body as { response_code: string; cert_id?: string; user_mobile?: string };
         if (body.response_code !== '90000') failures.push(`${res.status} ${JSON.stringify(body)}`);
-        else if (body.cert_id !== undefined && (body.cert_id !== certOf(i) || body.user_mobile !== mobileOf(i))) failures.push(`p${i} read wrong`);
+        else if (body.cert_id !== undefined && (body.cert_id !== certOf(i) || body.user_mobile !== mobileOf(i)))
+          failures.push(`p${i} read wrong`);
       }
     });
     let counts;
@@ -118,13 +127,19 @@ describe('personal data at rest (CONTRACT §11)', () => {
     expect(requests).toBeGreaterThan(20);
     expect(counts.rewritten + counts.skipped).toBeGreaterThan(0);
     // Rows a concurrent modify rewrote were already under k2: nothing is left under k1.
-    const { rows } = await h.db.query(`SELECT count(*)::int AS n FROM users WHERE cert_id NOT LIKE 'v1:k2:%' OR user_mobile NOT LIKE 'v1:k2:%'`);
+    const { rows } = await h.db.query(
+      `SELECT count(*)::int AS n FROM users WHERE cert_id NOT LIKE 'v1:k2:%' OR user_mobile NOT LIKE 'v1:k2:%'`,
+    );
     expect(rows[0].n).toBe(0);
 
     const onlyNew = await listenAccountApp(h.databaseUrl, { env: { PII_KEYS: ring(K2) } });
     extra.push(onlyNew);
     for (let i = 0; i < USERS; i++) {
-      expect((await onlyNew.client(APP_A).getUser(`p${i}`)).body).toMatchObject({ response_code: '90000', cert_id: certOf(i), user_mobile: mobileOf(i) });
+      expect((await onlyNew.client(APP_A).getUser(`p${i}`)).body).toMatchObject({
+        response_code: '90000',
+        cert_id: certOf(i),
+        user_mobile: mobileOf(i),
+      });
     }
     expect(plainIn(dump())).toEqual([]);
   });

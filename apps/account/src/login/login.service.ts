@@ -172,7 +172,13 @@ export class LoginService {
 
   /** Records a refused attempt in the audit trail (CONTRACT §10); the exception to throw. */
   private async refused(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
-    await this.audit.record(this.dataSource.manager, { appToken, action, resourceType: 'user', resourceId: userLoginId, resultCode: code.code });
+    await this.audit.record(this.dataSource.manager, {
+      appToken,
+      action,
+      resourceType: 'user',
+      resourceId: userLoginId,
+      resultCode: code.code,
+    });
     return new ApiException(code);
   }
 

@@ -55,7 +55,12 @@ describe('loadPiiKeys', () => {
   const b64 = randomBytes(32).toString('base64');
 
   it('reads the ring, first key first', () => {
-    const ring = loadPiiKeys({ PII_KEYS: JSON.stringify([{ id: 'k2', key: b64 }, { id: 'k1', key: randomBytes(32).toString('base64') }]) });
+    const ring = loadPiiKeys({
+      PII_KEYS: JSON.stringify([
+        { id: 'k2', key: b64 },
+        { id: 'k1', key: randomBytes(32).toString('base64') },
+      ]),
+    });
     expect(ring.keys.map((k) => k.id)).toEqual(['k2', 'k1']);
     expect(ring.keys[0]!.key.toString('base64')).toBe(b64);
     expect(ring.warning).toBeUndefined();
@@ -75,7 +80,10 @@ describe('loadPiiKeys', () => {
       '[]',
       JSON.stringify([{ id: 'k1', key: short }]),
       JSON.stringify([{ id: 'bad id', key: b64 }]),
-      JSON.stringify([{ id: 'k1', key: b64 }, { id: 'k1', key: b64 }]),
+      JSON.stringify([
+        { id: 'k1', key: b64 },
+        { id: 'k1', key: b64 },
+      ]),
     ]) {
       let message = '';
       try {
