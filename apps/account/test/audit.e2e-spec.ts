@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { maintainAuditPartitions } from '../src/audit/audit-partitions';
+import { AUDIT_ID_LOCK } from '../src/audit/audit-trail';
 import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth } from './support/fixtures';
 import { NEW_USER } from './support/user-fixtures';
@@ -284,6 +285,33 @@ describe('audit trail (interface 207)', () => {
       const second = (await paged().auditEvents({ page_size: '1', after_event_id: first.next_event_id })).body as unknown as EventPage;
       expect(second).toMatchObject({ count: '1', next_event_id: '' });
       expect(second.event_list[0]!.request_id).toBe('req-p-3');
+    });
+
+    it('does not let the cursor pass an event drawn earlier but committed later', async () => {
+      const last = ((await paged().auditEvents({ page_size: '1000' })).body as unknown as EventPage).event_list.at(-1)?.event_id;
+      const after = (id: string | undefined) => (id === undefined ? {} : { after_event_id: id });
+      // A writer that has drawn its event id and not committed yet (as AuditTrail writes).
+      const slow = await h.db.connect();
+      try {
+        await slow.query('BEGIN');
+        await slow.query(
+          `WITH "lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK}))
+           INSERT INTO audit_events (app_token, action, resource_type, resource_id, result_code) SELECT $1, 'create', 'auth', 'SLOW', '90000' FROM "lock"`,
+          [PAGED_APP.appToken],
+        );
+        // A later id, committed first.
+        expect((await paged().createAuth('FAST', { auth_name: 'fast' })).status).toBe(201);
+        const reading = paged().auditEvents(after(last));
+        await new Promise((r) => setTimeout(r, 300));
+        await slow.query('COMMIT');
+        const page = (await reading).body as unknown as EventPage;
+        const next = page.event_list.at(-1)?.event_id ?? last;
+        const rest = ((await paged().auditEvents(after(next))).body as unknown as EventPage).event_list;
+        expect([...page.event_list, ...rest].map((e) => e.resource_id)).toEqual(['SLOW', 'FAST']);
+      } finally {
+        await slow.query('ROLLBACK').catch(() => undefined);
+        slow.release();
+      }
     });
 
     it('returns every event exactly once while new events arrive', async () => {
