@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
+import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { AuditEventsService } from './audit-events.service';
 import { ListAuditEventsQuery } from './dto/list-audit-events.query';
 
@@ -12,6 +13,14 @@ export class AuditEventsController {
 
   @Get()
   @ApiInterface(AccountInterface.AUDIT_EVENTS)
+  @AccountOperation(AccountInterface.AUDIT_EVENTS, {
+    method: 'GET',
+    fields: ListAuditEventsQuery,
+    summary: 'Audit events',
+    description:
+      'The calling app\'s audit events (CONTRACT §10), oldest first, filtered, by cursor: pass `next_event_id` as `after_event_id` ("" when no event follows); no match: 20701 with `count` "0".',
+    answer: closedObject({ count: countText, event_list: listOf('AuditEvent'), next_event_id: text }),
+  })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuditEventsQuery) {
     const { events, nextEventId } = await this.events.page(app.appToken, query);
     const fields = { count: String(events.length), event_list: events, next_event_id: nextEventId };

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { closedObject, text } from '../common/account-openapi';
 import { AccountConfig } from '../config/account.config';
 import { formatTimestamp } from '../common/timestamp';
 import { AUDIT_ID_LOCK } from './audit-trail';
@@ -19,6 +20,21 @@ export interface AuditEventView {
   result_code: string;
   changes: string;
 }
+
+/** `AuditEventView` in the OpenAPI document. */
+export const AUDIT_EVENT_SCHEMA = closedObject({
+  event_id: { type: 'string', pattern: '^\\d+$' },
+  event_time: text,
+  app_token: text,
+  action: { type: 'string', enum: ['create', 'modify', 'login', 'login_failed', 'login_locked'] },
+  resource_type: { type: 'string', enum: ['auth', 'auth_group', 'user'] },
+  resource_id: text,
+  operator: text,
+  request_id: text,
+  client_ip: text,
+  result_code: text,
+  changes: text,
+});
 
 export interface AuditEventPage {
   events: AuditEventView[];
