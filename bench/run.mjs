@@ -269,7 +269,13 @@ async function runAll() {
     await db.create();
     await redis.connect();
     const ctx = { s, app, db, redis, targets, runId, say };
-    const common = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', APP_CREDENTIALS: JSON.stringify([app]) };
+    const common = {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      APP_CREDENTIALS: JSON.stringify([app]),
+      // The account service's personal-data key ring (production refuses to start without one).
+      PII_KEYS: JSON.stringify([{ id: 'bench', key: randomBytes(32).toString('base64') }]),
+    };
 
     // 1. the framework floor
     const floor = floorCases(ctx).filter(wanted);

@@ -2,6 +2,7 @@ import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } 
 import { FormBodyMiddleware } from '@geoaccount/api';
 import { ObservabilityModule } from '@geoaccount/observability';
 import type { AppRegistry } from '@geoaccount/signing';
+import { AuditModule } from './audit/audit.module';
 import { AuthGroupsModule } from './auth-groups/auth-groups.module';
 import { AuthsModule } from './auths/auths.module';
 import { CoreModule } from './common/core.module';
@@ -12,6 +13,7 @@ import { DirectoryModule } from './directory/directory.module';
 import { HealthModule } from './health/health.module';
 import { LoginModule } from './login/login.module';
 import { PermissionsModule } from './permissions/permissions.module';
+import { PiiModule } from './pii/pii.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -24,6 +26,8 @@ export class AppModule implements NestModule {
         CoreModule.forRoot(config, registry),
         DatabaseModule.forRoot(config),
         DirectoryModule.forRoot(directories),
+        PiiModule.forRoot(config),
+        AuditModule,
         AuthsModule,
         AuthGroupsModule,
         UsersModule,

@@ -3,6 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { type OpenApiOptions, buildOpenApiDocument } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
+import { AUDIT_EVENT_SCHEMA } from './audit/audit-events.service';
 import { AUTH_SUMMARY_SCHEMA, GROUP_LIST_ITEM_SCHEMA } from './auth-groups/auth-group.view';
 import { AUTH_LIST_ITEM_SCHEMA } from './auths/auth.view';
 import { USER_SCHEMA } from './users/user.view';
@@ -22,6 +23,7 @@ export const ACCOUNT_OPENAPI: OpenApiOptions = {
     GroupListItem: GROUP_LIST_ITEM_SCHEMA,
     AuthSummary: AUTH_SUMMARY_SCHEMA,
     User: USER_SCHEMA,
+    AuditEvent: AUDIT_EVENT_SCHEMA,
   },
   servers: [
     {

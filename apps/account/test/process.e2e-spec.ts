@@ -2,6 +2,7 @@
  * The compiled account service as a process, the way it runs in a container: its log
  * output after a full request sequence carrying secrets, and a SIGTERM under load.
  */
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { AccountClient } from '@geoaccount/client';
 import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/observability';
@@ -9,6 +10,8 @@ import { APP_A } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** The personal-data key of these runs (production refuses to start without one); never logged. */
+const PII_KEY = randomBytes(32).toString('base64');
 
 describe('the account service process', () => {
   let main: string;
@@ -34,6 +37,7 @@ describe('the account service process', () => {
       DATABASE_URL: database.url,
       APP_CREDENTIALS: JSON.stringify([APP_A]),
       NODE_ENV: 'production',
+      PII_KEYS: JSON.stringify([{ id: 'k1', key: PII_KEY }]),
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       ...env,
     });
@@ -76,7 +80,7 @@ describe('the account service process', () => {
     // the sequence was logged, as JSON with request ids
     expect(lines.length).toBeGreaterThan(12);
     expect(lines.filter((l) => /"requestId":"[0-9a-f-]{36}"/.test(l) && l.includes('/account/v1.0.1/')).length).toBeGreaterThanOrEqual(12);
-    for (const value of [...Object.values(secrets), newPassword, 'Wrong-Pass-000', '13800001111', '110101199003075678', APP_A.secret, APP_A.aesKey]) {
+    for (const value of [...Object.values(secrets), newPassword, 'Wrong-Pass-000', '13800001111', '110101199003075678', APP_A.secret, APP_A.aesKey, PII_KEY]) {
       expect(log).not.toContain(value);
     }
     // no signature (64 hex digits) nor password hash

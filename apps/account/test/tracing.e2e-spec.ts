@@ -38,6 +38,7 @@ describe('tracing of the account service', () => {
       DATABASE_URL: database.url,
       APP_CREDENTIALS: JSON.stringify([APP_A]),
       NODE_ENV: 'production',
+      PII_KEYS: JSON.stringify([{ id: 'k1', key: randomBytes(32).toString('base64') }]),
       LOG_LEVEL: 'info',
       ...env,
     });

@@ -4,7 +4,7 @@
  * answered with and a message of at most 32 characters.
  *
  * Account codes are five digits: a three-digit interface number and a two-digit outcome.
- * Interface numbers: 100-107 auths and groups, 200-206 users (see `AccountInterface`).
+ * Interface numbers: 100-107 auths and groups, 200-206 users, 207 audit events (see `AccountInterface`).
  */
 export interface ResultCode {
   /** The value of `response_code` (account) or `code` (location). */
@@ -32,6 +32,7 @@ export const AccountInterface = {
   LOGIN: 204,
   USER_AUTHS: 205,
   USER_HAS_AUTH: 206,
+  AUDIT_EVENTS: 207,
 } as const;
 export type AccountInterfaceNo = (typeof AccountInterface)[keyof typeof AccountInterface];
 
@@ -74,6 +75,8 @@ export const AccountCodes = {
   USER_AUTHS_USER_MISSING: rc('20501', 404, 'query succeeded, no data'),
   USER_AUTHS_EMPTY: rc('20511', 200, 'query succeeded, no data'),
   USER_HAS_AUTH_USER_MISSING: rc('20601', 404, 'query succeeded, no data'),
+  // audit trail (CONTRACT §10)
+  AUDIT_EVENTS_EMPTY: rc('20701', 200, 'query succeeded, no data'),
 } as const satisfies Record<string, ResultCode>;
 
 /** `interface number + 99`: unexpected failure; the message never says why. */

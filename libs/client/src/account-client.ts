@@ -143,6 +143,10 @@ export class AccountClient {
   getUser(loginId: string, tweaks?: RequestTweaks) {
     return this.request<AccountAnswers['getUser']>('GET', this.path('users', loginId), {}, { user_login_id: loginId }, tweaks);
   }
+  /** The app's audit events (interface 207), filtered and paged as CONTRACT §10 says. */
+  auditEvents(query: Fields = {}, tweaks?: RequestTweaks) {
+    return this.request('GET', this.path('audit-events'), query, {}, tweaks);
+  }
   userAuths(loginId: string, tweaks?: RequestTweaks) {
     return this.request<AccountAnswers['userAuths']>('GET', this.path('users', loginId, 'auths'), {}, { user_login_id: loginId }, tweaks);
   }

@@ -53,6 +53,7 @@ export function commands(env: NodeJS.ProcessEnv): Record<'account' | 'location',
       login: { args: ['USER_LOGIN_ID', 'PASSWORD'], run: ([id, pwd], f) => account.login(id!, pwd!, f) },
       'user-auths': { args: ['USER_LOGIN_ID'], run: ([id]) => account.userAuths(id!) },
       'user-has-auth': { args: ['USER_LOGIN_ID', 'AUTH_ID'], run: ([id, auth]) => account.userHasAuth(id!, auth!) },
+      'audit-events': { args: [], run: (_, f) => account.auditEvents(f) },
     },
     location: {
       'lbs-query': { args: ['LONGITUDE', 'LATITUDE'], run: ([longitude, latitude], f) => lbs.lbsQuery({ ...f, longitude: longitude!, latitude: latitude! }) },

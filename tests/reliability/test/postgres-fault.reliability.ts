@@ -101,8 +101,58 @@ describe('PostgreSQL fault under steady signed load', () => {
       figure('postgres-fault', 'writes acknowledged with 201 / lost', `${acknowledged.length} / ${lost.length}`, '', 'lost = 0');
       expect(acknowledged.length).toBeGreaterThan(40);
       expect(lost).toEqual([]);
+      expect(await unmatchedAudit(db, 'pf')).toEqual({ changesWithoutEvent: [], eventsWithoutChange: [] });
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('a service killed (SIGKILL) mid-write leaves every committed change with its audit event, one to one', async () => {
+    const victim = await ServiceProcess.start('account', { name: 'account-killed', env: { DATABASE_URL: pg.url } });
+    const client = accountClient(victim.baseUrl, APP_A);
+    const run = steadyLoad(
+      8,
+      async (w, i, request) => {
+        const id = `kw${w}x${i}`;
+        await request('create', id, () => client.createAuth(id, { auth_name: `killed ${id}`, auth_state: '1' }));
+      },
+      10,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    await victim.kill();
+    await run.stop(10_000);
+    const db = new Client({ connectionString: pg.url });
+    await db.connect();
+    try {
+      const acknowledged = run.samples.filter((s) => s.op === 'create' && s.status === 201).length;
+      const unmatched = await unmatchedAudit(db, 'kw');
+      figure(
+        'postgres-fault',
+        'creates acknowledged before SIGKILL / changes and events unmatched',
+        `${acknowledged} / ${unmatched.changesWithoutEvent.length + unmatched.eventsWithoutChange.length}`,
+        '',
+        'unmatched = 0',
+      );
+      expect(acknowledged).toBeGreaterThan(10);
+      expect(unmatched).toEqual({ changesWithoutEvent: [], eventsWithoutChange: [] });
     } finally {
       await db.end();
     }
   });
 });
+
+/** Auths (ids starting with `prefix`) without their create event, and create events without their auth. */
+async function unmatchedAudit(db: Client, prefix: string): Promise<{ changesWithoutEvent: string[]; eventsWithoutChange: string[] }> {
+  const like = `${prefix}%`;
+  const changes = await db.query<{ id: string }>(
+    `SELECT a.auth_id AS id FROM auths a WHERE a.app_token = $1 AND a.auth_id LIKE $2 AND (SELECT count(*) FROM audit_events e
+       WHERE e.app_token = a.app_token AND e.resource_type = 'auth' AND e.action = 'create' AND e.resource_id = a.auth_id) <> 1`,
+    [APP_A.appToken, like],
+  );
+  const events = await db.query<{ id: string }>(
+    `SELECT e.resource_id AS id FROM audit_events e WHERE e.app_token = $1 AND e.resource_type = 'auth' AND e.resource_id LIKE $2
+       AND NOT EXISTS (SELECT 1 FROM auths a WHERE a.app_token = e.app_token AND a.auth_id = e.resource_id)`,
+    [APP_A.appToken, like],
+  );
+  return { changesWithoutEvent: changes.rows.map((r) => r.id), eventsWithoutChange: events.rows.map((r) => r.id) };
+}

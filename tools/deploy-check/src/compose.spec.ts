@@ -71,7 +71,8 @@ describe('docker/compose.yaml', () => {
     it('sets only environment variables the service reads', () => {
       expect(Object.keys(env).filter((n) => !facts.envNames.has(n))).toEqual([]);
       expect(env.APP_CREDENTIALS_FILE).toBe('/run/secrets/app_credentials');
-      expect(service.secrets).toEqual(['app_credentials']);
+      expect(service.secrets).toEqual(name === 'account' ? ['app_credentials', 'pii_keys'] : ['app_credentials']);
+      if (name === 'account') expect(env.PII_KEYS_FILE).toBe('/run/secrets/pii_keys');
       expect(env[name === 'account' ? 'DATABASE_URL' : 'REDIS_URL']).toBeDefined();
     });
 

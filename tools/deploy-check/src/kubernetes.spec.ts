@@ -147,7 +147,7 @@ describe.each(SERVICES)('the %s manifests', (name) => {
     const secret = overlay.find((o) => o.kind === 'Secret' && o.metadata.name === secretName);
     expect(secret).toBeDefined();
     const keys = Object.keys(secret!.data as object);
-    expect(keys).toEqual(expect.arrayContaining(['APP_CREDENTIALS', name === 'account' ? 'DATABASE_URL' : 'REDIS_URL']));
+    expect(keys).toEqual(expect.arrayContaining(['APP_CREDENTIALS', ...(name === 'account' ? ['DATABASE_URL', 'PII_KEYS'] : ['REDIS_URL'])]));
   });
 });
 
@@ -166,6 +166,21 @@ describe('the account migration Job', () => {
       expect((job!.spec as { template: { spec: { restartPolicy: string } } }).template.spec.restartPolicy).toBe('Never');
       expect(pod.securityContext?.runAsNonRoot).toBe(true);
       expect(migrate.securityContext?.readOnlyRootFilesystem).toBe(true);
+    });
+  }
+
+  for (const dir of ['k8s/base/account', 'k8s/overlays/example']) {
+    it(`has the personal-data key rotation Job run the compiled rotate-pii command likewise (${dir})`, () => {
+      const objects = render(dir);
+      const job = named(objects, 'Job', 'account-rotate-pii');
+      const pod = templateOf(job!).spec;
+      const rotate = pod.containers[0]!;
+      const app = templateOf(named(objects, 'Deployment', 'account')!).spec.containers[0]!;
+      expect(rotate.command).toEqual(['node', facts.outputOf('src/pii/rotate-pii.ts')]);
+      expect(rotate.image).toBe(app.image);
+      expect(rotate.envFrom).toEqual(app.envFrom);
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      expect(rotate.securityContext?.readOnlyRootFilesystem).toBe(true);
     });
   }
 

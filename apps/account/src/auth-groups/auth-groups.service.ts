@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, Repository } from 'typeorm';
 import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { AuthEntity } from '../auths/auth.entity';
 import { parseIdList } from '../common/id-list';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
@@ -25,6 +26,7 @@ export class AuthGroupsService {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(AuthGroupEntity) private readonly groups: Repository<AuthGroupEntity>,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** 10420 when the id exists (race-safe through the primary key); 10422 when an auth of group_auths does not. */
@@ -39,6 +41,14 @@ export class AuthGroupsService {
         }
         await em.insert(AuthGroupEntity, values);
         await this.setMembers(em, appToken, groupId, authIds, AccountCodes.GROUP_AUTH_MISSING);
+        await this.audit.record(em, {
+          appToken,
+          action: 'create',
+          resourceType: 'auth_group',
+          resourceId: groupId,
+          resultCode: AccountCodes.OK_CREATED.code,
+          changes: createdFields(dtoFields(dto)),
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err, 'auth_groups_pkey')) throw new ApiException(AccountCodes.GROUP_EXISTS);
@@ -74,6 +84,14 @@ export class AuthGroupsService {
           await em.delete(AuthGroupAuthEntity, { appToken, groupId });
           await this.setMembers(em, appToken, groupId, authIds, AccountCodes.GROUP_AUTH_MISSING_ON_MODIFY);
         }
+        await this.audit.record(em, {
+          appToken,
+          action: 'modify',
+          resourceType: 'auth_group',
+          resourceId: groupId,
+          resultCode: AccountCodes.OK_CREATED.code,
+          changes: modifiedFields({ ...toGroupListItem(current) }, dtoFields(dto)),
+        });
       });
     } catch (err) {
       if (isForeignKeyViolation(err, 'auth_group_auths_auth_fkey')) throw new ApiException(AccountCodes.GROUP_AUTH_MISSING_ON_MODIFY);
@@ -116,4 +134,11 @@ export class AuthGroupsService {
     )) as unknown[];
     if (inserted.length !== authIds.length) throw new ApiException(missing);
   }
+}
+
+/** The form fields of a create or modify, by API name. */
+function dtoFields(dto: Partial<CreateGroupDto>): Record<string, unknown> {
+  const fields: Record<string, unknown> = { group_name: dto.group_name };
+  for (const field of Object.keys(FIELD_COLUMNS) as (keyof GroupFieldsDto)[]) fields[field] = dto[field];
+  return fields;
 }

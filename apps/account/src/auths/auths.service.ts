@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, Repository } from 'typeorm';
 import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
 import { isUniqueViolation } from '../common/pg-errors';
 import { TimestampFormatter } from '../common/timestamp';
@@ -35,6 +36,7 @@ export class AuthsService {
     @InjectRepository(AuthEntity) private readonly auths: Repository<AuthEntity>,
     private readonly time: TimestampFormatter,
     config: AccountConfig,
+    private readonly audit: AuditTrail,
   ) {
     this.maxDepth = config.AUTH_MAX_DEPTH;
     this.columns = dataSource
@@ -66,6 +68,14 @@ export class AuthsService {
           if (chain.length === 0) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING);
           if (chain.length + 1 > this.maxDepth) throw new InvalidParameterException('parent_auth_id', 'too deep');
         }
+        await this.audit.record(em, {
+          appToken,
+          action: 'create',
+          resourceType: 'auth',
+          resourceId: authId,
+          resultCode: AccountCodes.OK_CREATED.code,
+          changes: createdFields(dtoFields(dto)),
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err, 'auths_pkey')) throw new ApiException(AccountCodes.AUTH_EXISTS);
@@ -110,6 +120,14 @@ export class AuthsService {
         .set(changes)
         .where('app_token = :appToken AND auth_id = :authId', { appToken, authId })
         .execute();
+      await this.audit.record(em, {
+        appToken,
+        action: 'modify',
+        resourceType: 'auth',
+        resourceId: authId,
+        resultCode: AccountCodes.OK_CREATED.code,
+        changes: modifiedFields({ ...toAuthView(current) }, dtoFields(dto)),
+      });
     });
   }
 
@@ -184,6 +202,13 @@ export class AuthsService {
     )) as { auth_id: string }[];
     return rows.map((r) => r.auth_id);
   }
+}
+
+/** The form fields of a create or modify (or of a stored auth), by API name. */
+function dtoFields(dto: Partial<CreateAuthDto>): Record<string, unknown> {
+  const fields: Record<string, unknown> = { auth_name: dto.auth_name };
+  for (const field of Object.keys(FIELD_COLUMNS) as (keyof AuthFieldsDto)[]) fields[field] = dto[field];
+  return fields;
 }
 
 /**

@@ -142,6 +142,28 @@ export class AccountConfig extends OperationsConfig {
   @Min(1)
   @Max(1000)
   AUTH_MAX_DEPTH = 64;
+
+  /** Days audit events are kept; whole monthly partitions past it are dropped (CONTRACT §10). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  AUDIT_RETENTION_DAYS = 400;
+
+  /** Key ring of personal data at rest (CONTRACT §11): JSON `[{"id","key"}]`, the first encrypting. */
+  @IsOptional()
+  @IsString()
+  PII_KEYS?: string = undefined;
+
+  /** A file holding the `PII_KEYS` JSON (e.g. a mounted Kubernetes Secret). */
+  @IsOptional()
+  @IsString()
+  PII_KEYS_FILE?: string = undefined;
+
+  /** `production` refuses to start without `PII_KEYS`. */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string = undefined;
 }
 
 export function loadAccountConfig(env: NodeJS.ProcessEnv = process.env): AccountConfig {

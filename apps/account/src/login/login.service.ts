@@ -1,15 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException } from '@geoaccount/api';
+import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
 import { DirectoryService } from '../directory/directory.service';
+import { type AuditAction, AuditTrail } from '../audit/audit-trail';
 import { PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
-import { type UserView, toUserView } from '../users/user.view';
+import type { UserView } from '../users/user.view';
 import type { LoginDto } from './dto/login.dto';
 import { AttemptGate, GateTimeoutError } from './attempt-gate';
 import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
@@ -54,6 +55,7 @@ export class LoginService {
     private readonly directory: DirectoryService,
     private readonly metrics: Metrics,
     @Inject(AccountConfig) config: AccountConfig,
+    private readonly audit: AuditTrail,
   ) {
     this.gate = new AttemptGate(config.LOGIN_MAX_FAILURES);
     this.readSql = `WITH ${lockout.claimCte()}
@@ -128,7 +130,7 @@ export class LoginService {
     const { user, claim } = await this.claimWaiting(app.appToken, userLoginId, deadline);
     if (!claim) {
       this.metrics.login().failure('locked');
-      throw new ApiException(AccountCodes.LOGIN_LOCKED);
+      throw await this.refused(app.appToken, userLoginId, 'login_locked', AccountCodes.LOGIN_LOCKED);
     }
 
     let check: { ok: boolean; needsRehash: boolean };
@@ -147,17 +149,37 @@ export class LoginService {
       const locked = await this.lockout.fail(app.appToken, userLoginId);
       this.metrics.login().failure('bad_credentials');
       if (locked) this.metrics.login().lockout();
-      throw new ApiException(AccountCodes.LOGIN_FAILED);
+      throw await this.refused(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_FAILED);
     }
     if (dto.is_domain_user !== undefined && dto.is_domain_user !== user.isDomainUser) {
       await this.giveBack(app.appToken, userLoginId, claim);
       this.metrics.login().failure('user_type');
-      throw new ApiException(AccountCodes.LOGIN_USER_TYPE);
+      throw await this.refused(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_USER_TYPE);
     }
 
     await this.lockout.succeed(app.appToken, userLoginId, claim);
     if (check.needsRehash && user.userPwdHash) await this.rehash(app.appToken, userLoginId, user.userPwdHash, password);
-    return toUserView(user);
+    const view = this.usersService.view(user);
+    await this.audit.record(this.dataSource.manager, {
+      appToken: app.appToken,
+      action: 'login',
+      resourceType: 'user',
+      resourceId: userLoginId,
+      resultCode: AccountCodes.OK.code,
+    });
+    return view;
+  }
+
+  /** Records a refused attempt in the audit trail (CONTRACT §10); the exception to throw. */
+  private async refused(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
+    await this.audit.record(this.dataSource.manager, {
+      appToken,
+      action,
+      resourceType: 'user',
+      resourceId: userLoginId,
+      resultCode: code.code,
+    });
+    return new ApiException(code);
   }
 
   /** Gives back the claim of an attempt that is not a failure; an error here leaves it counted. */

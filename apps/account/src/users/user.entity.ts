@@ -45,13 +45,15 @@ export class UserEntity {
   @Column({ name: 'cert_type', type: 'varchar', length: 2, nullable: true })
   certType!: string | null;
 
-  @Column({ name: 'cert_id', type: 'varchar', length: 32, nullable: true })
+  /** Stored encrypted (`PiiCipher`); the entity holds the stored text. */
+  @Column({ name: 'cert_id', type: 'text', nullable: true })
   certId!: string | null;
 
   @Column({ name: 'cert_id_encrypt', type: 'varchar', length: 16, nullable: true })
   certIdEncrypt!: string | null;
 
-  @Column({ name: 'user_mobile', type: 'varchar', length: 16, nullable: true })
+  /** Stored encrypted (`PiiCipher`); the entity holds the stored text. */
+  @Column({ name: 'user_mobile', type: 'text', nullable: true })
   userMobile!: string | null;
 
   @Column({ name: 'user_mobile_encrypt', type: 'varchar', length: 16, nullable: true })

@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, Repository } from 'typeorm';
 import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
+import { PiiCipher, PiiDecryptError, type PiiField } from '../pii/pii-cipher';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import { AuthEntity } from '../auths/auth.entity';
 import { AuthGroupEntity } from '../auth-groups/auth-group.entity';
@@ -51,6 +53,8 @@ export class UsersService {
     private readonly dataSource: DataSource,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
+    private readonly pii: PiiCipher,
+    private readonly audit: AuditTrail,
   ) {
     this.columns = this.columnList();
     this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
@@ -66,7 +70,7 @@ export class UsersService {
     await this.assertReferencesExist(appToken, auths, groups);
 
     const fields: UserFields = {
-      ...this.fieldsOf(dto),
+      ...this.fieldsOf(userLoginId, appToken, dto),
       isDomainUser: dto.is_domain_user ?? '0',
       userPwdHash: dto.user_pwd ? await this.hasher.hash(dto.user_pwd) : null,
     };
@@ -76,6 +80,14 @@ export class UsersService {
         await this.dataSource.transaction(async (manager) => {
           await manager.insert(UserEntity, { ...fields, appToken, userLoginId, userId });
           await this.writeLinks(manager, appToken, userLoginId, auths, groups);
+          await this.audit.record(manager, {
+            appToken,
+            action: 'create',
+            resourceType: 'user',
+            resourceId: userLoginId,
+            resultCode: AccountCodes.OK_CREATED.code,
+            changes: createdFields({ ...dto }),
+          });
         });
         return userId;
       } catch (err) {
@@ -97,7 +109,7 @@ export class UsersService {
     const groups = dto.user_auth_groups === undefined ? undefined : parseIdList(dto.user_auth_groups, 'user_auth_groups');
     await this.assertReferencesExist(appToken, auths ?? [], groups ?? []);
 
-    const fields: UserFields = this.fieldsOf(dto);
+    const fields: UserFields = this.fieldsOf(userLoginId, appToken, dto);
     if (dto.user_pwd !== undefined) fields.userPwdHash = dto.user_pwd === '' ? null : await this.hasher.hash(dto.user_pwd);
     try {
       await this.dataSource.transaction(async (manager) => {
@@ -106,6 +118,14 @@ export class UsersService {
         if (auths !== undefined) await manager.delete(UserAuthLinkEntity, { appToken, userLoginId });
         if (groups !== undefined) await manager.delete(UserGroupLinkEntity, { appToken, userLoginId });
         await this.writeLinks(manager, appToken, userLoginId, auths ?? [], groups ?? []);
+        await this.audit.record(manager, {
+          appToken,
+          action: 'modify',
+          resourceType: 'user',
+          resourceId: userLoginId,
+          resultCode: AccountCodes.OK_CREATED.code,
+          changes: modifiedFields(this.previousFields(current), { ...dto }),
+        });
       });
     } catch (err) {
       throw this.translateLinkError(err);
@@ -116,10 +136,34 @@ export class UsersService {
   async get(appToken: string, userLoginId: string): Promise<UserView> {
     const user = await this.findOne(appToken, userLoginId);
     if (!user) throw new ApiException(AccountCodes.USER_NOT_FOUND);
-    return toUserView(user);
+    return this.view(user);
   }
 
-  /** The user with its password hash, for the login; `null` when unknown. */
+  /**
+   * The fields before a modification, for its audit event. A personal value that no longer
+   * decrypts (altered in the database) shows as `null`: the modification may replace it.
+   */
+  private previousFields(user: UserEntity): Record<string, unknown> {
+    const open = (field: PiiField, stored: string | null) => {
+      try {
+        return this.pii.decrypt(user.appToken, user.userLoginId, field, stored);
+      } catch (err) {
+        if (err instanceof PiiDecryptError) return null;
+        throw err;
+      }
+    };
+    return { ...toUserView({ ...user, certId: open('cert_id', user.certId), userMobile: open('user_mobile', user.userMobile) }) };
+  }
+
+  /** The answer view of a stored user: personal data decrypted (a value that does not decrypt fails the request). */
+  view(user: UserEntity): UserView {
+    return toUserView({
+      ...user,
+      certId: this.pii.decrypt(user.appToken, user.userLoginId, 'cert_id', user.certId),
+      userMobile: this.pii.decrypt(user.appToken, user.userLoginId, 'user_mobile', user.userMobile),
+    });
+  }
+
   /** Every column of `users` (of the table aliased `alias`, if given) under its entity property name. */
   columnList(alias?: string): string {
     const table = alias === undefined ? '' : `"${alias}".`;
@@ -185,20 +229,21 @@ export class UsersService {
           ORDER BY "user_seq_id" ASC`,
         params,
       )) as UserEntity[];
-      return { total, users: rows.map(toUserView) };
+      return { total, users: rows.map((row) => this.view(row)) };
     });
   }
 
-  private fieldsOf(dto: RegisterUserDto | ModifyUserDto): UserFields {
+  /** The entity values of the form's fields, personal data encrypted for this (app, login id). */
+  private fieldsOf(userLoginId: string, appToken: string, dto: RegisterUserDto | ModifyUserDto): UserFields {
     const fields: UserFields = {
       orgId: dto.org_id,
       userName: dto.user_name,
       userShortName: dto.user_short_name,
       userType: dto.user_type,
       certType: dto.cert_type,
-      certId: dto.cert_id,
+      certId: this.pii.encrypt(appToken, userLoginId, 'cert_id', dto.cert_id),
       certIdEncrypt: dto.cert_id_encrypt,
-      userMobile: dto.user_mobile,
+      userMobile: this.pii.encrypt(appToken, userLoginId, 'user_mobile', dto.user_mobile),
       userMobileEncrypt: dto.user_mobile_encrypt,
       userAuths: dto.user_auths,
       userAuthGroups: dto.user_auth_groups,

@@ -2,6 +2,8 @@ import { AuthsAndGroups1767225600000 } from './1767225600000-auths-and-groups';
 import { UsersAndLogin1767225700000 } from './1767225700000-users-and-login';
 import { LoginFailuresUnlogged1767225800000 } from './1767225800000-login-failures-unlogged';
 import { AuthSeqPerApp1767225900000 } from './1767225900000-auth-seq-per-app';
+import { AuditEvents1767226000000 } from './1767226000000-audit-events';
+import { PiiAtRest1767226100000 } from './1767226100000-pii-at-rest';
 
 /**
  * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
@@ -12,4 +14,6 @@ export const MIGRATIONS = [
   UsersAndLogin1767225700000,
   LoginFailuresUnlogged1767225800000,
   AuthSeqPerApp1767225900000,
+  AuditEvents1767226000000,
+  PiiAtRest1767226100000,
 ];

@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
+import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
+import { ACCOUNT_API_PREFIX } from '../common/account-api';
+import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
+import { AuditEventsService } from './audit-events.service';
+import { ListAuditEventsQuery } from './dto/list-audit-events.query';
+
+/** Interface 207 (CONTRACT §10): the caller app's audit events, oldest first, by cursor. */
+@Controller(`${ACCOUNT_API_PREFIX}/audit-events`)
+export class AuditEventsController {
+  constructor(private readonly events: AuditEventsService) {}
+
+  @Get()
+  @ApiInterface(AccountInterface.AUDIT_EVENTS)
+  @AccountOperation(AccountInterface.AUDIT_EVENTS, {
+    method: 'GET',
+    fields: ListAuditEventsQuery,
+    summary: 'Audit events',
+    description:
+      'The calling app\'s audit events (CONTRACT §10), oldest first, filtered, by cursor: pass `next_event_id` as `after_event_id` ("" when no event follows); no match: 20701 with `count` "0".',
+    answer: closedObject({ count: countText, event_list: listOf('AuditEvent'), next_event_id: text }),
+  })
+  async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuditEventsQuery) {
+    const { events, nextEventId } = await this.events.page(app.appToken, query);
+    const fields = { count: String(events.length), event_list: events, next_event_id: nextEventId };
+    if (events.length === 0) throw new ApiException(AccountCodes.AUDIT_EVENTS_EMPTY, undefined, fields);
+    return accountOk(false, fields);
+  }
+}

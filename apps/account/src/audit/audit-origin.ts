@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { currentRequestId } from '@geoaccount/observability';
+
+/** Who made a change, as an audit event records it (CONTRACT §10). */
+export interface AuditOrigin {
+  /** The request's optional `user` header, `""` when absent. */
+  readonly operator: string;
+  /** The request's `X-Request-Id` (the one echoed in the answer). */
+  readonly requestId: string;
+  /** The peer address (the service does not sit behind a trusted proxy setting). */
+  readonly clientIp: string;
+}
+
+const OPERATOR_MAX = 256;
+const origins = new AsyncLocalStorage<AuditOrigin>();
+
+/** The origin of the request being handled; empty fields outside a request (a job, a test). */
+export function currentAuditOrigin(): AuditOrigin {
+  return origins.getStore() ?? { operator: '', requestId: '', clientIp: '' };
+}
+
+/** Runs the rest of the request with its audit origin at hand, across `await`s. */
+@Injectable()
+export class AuditOriginMiddleware implements NestMiddleware {
+  use(req: Request, _res: Response, next: NextFunction): void {
+    const user = req.headers.user;
+    const operator = (Array.isArray(user) ? user.join(',') : (user ?? '')).slice(0, OPERATOR_MAX);
+    const requestId = currentRequestId() ?? '';
+    const clientIp = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    origins.run({ operator, requestId, clientIp }, next);
+  }
+}

@@ -1,0 +1,19 @@
+import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { AuditEventsController } from './audit-events.controller';
+import { AuditEventsService } from './audit-events.service';
+import { AuditOriginMiddleware } from './audit-origin';
+import { AuditPartitions } from './audit-partitions';
+import { AuditTrail } from './audit-trail';
+
+/** The audit trail (CONTRACT §10): the writer every changing service uses, interface 207, partitions. */
+@Global()
+@Module({
+  controllers: [AuditEventsController],
+  providers: [AuditTrail, AuditEventsService, AuditPartitions],
+  exports: [AuditTrail],
+})
+export class AuditModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AuditOriginMiddleware).forRoutes('*');
+  }
+}

@@ -1,0 +1,52 @@
+import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccountConfig } from '../config/account.config';
+import { PiiCipher } from './pii-cipher';
+import { loadPiiKeys } from './pii-keys';
+import { rewrapPii } from './pii-rewrap';
+
+/**
+ * Personal data at rest (CONTRACT §11): the cipher of `cert_id` / `user_mobile` under the key
+ * ring; at start, rows still plain (written before encryption) are encrypted in the background.
+ */
+/** The development-key warning, logged once the service's logger is in place (`""` when keys are set). */
+const PII_KEY_WARNING = 'PII_KEY_WARNING';
+
+@Global()
+@Module({})
+export class PiiModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Pii');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cipher: PiiCipher,
+    @Inject(PII_KEY_WARNING) private readonly warning: string,
+  ) {}
+
+  static forRoot(config: AccountConfig): DynamicModule {
+    const ring = loadPiiKeys(config);
+    return {
+      module: PiiModule,
+      providers: [
+        { provide: PiiCipher, useValue: new PiiCipher(ring.keys) },
+        { provide: PII_KEY_WARNING, useValue: ring.warning ?? '' },
+      ],
+      exports: [PiiCipher],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.warning) this.logger.warn(this.warning);
+    // Plain values only (not a key rotation, which is `rotate-pii`'s job): a short scan when done.
+    void this.encryptPlainRows().catch((err: unknown) => this.logger.error(err));
+  }
+
+  private async encryptPlainRows(): Promise<void> {
+    const plainLeft = (await this.dataSource.query(
+      `SELECT 1 FROM "users" WHERE ("cert_id" <> '' AND "cert_id" NOT LIKE 'v1:%') OR ("user_mobile" <> '' AND "user_mobile" NOT LIKE 'v1:%') LIMIT 1`,
+    )) as unknown[];
+    if (plainLeft.length === 0) return;
+    const counts = await rewrapPii(this.dataSource, this.cipher, { plainOnly: true });
+    this.logger.log(`personal data encrypted: ${counts.rewritten} rows (${counts.skipped} changed meanwhile)`);
+  }
+}
