@@ -158,6 +158,27 @@ describe('web console', () => {
     await expectAccessible('users');
   });
 
+  it('lists those changes on the audit page, each with its before/after', async () => {
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const events = page.getByRole('table', { name: 'Audit events, oldest first' });
+    await events.getByRole('cell', { name: 'ORDERS-EXPORT', exact: true }).first().waitFor();
+    for (const id of ['ORDERS', 'CLERKS', 'alice']) await events.getByRole('cell', { name: id, exact: true }).first().waitFor();
+    // The user's login attempts are events too: one success, one failure.
+    await events.getByRole('cell', { name: 'login_failed', exact: true }).waitFor();
+    // Filter: the creates of auths only.
+    const form = page.getByRole('form', { name: 'Search audit events' });
+    await form.getByLabel('resource_type', { exact: true }).selectOption('auth');
+    await form.getByLabel('action', { exact: true }).selectOption('create');
+    await form.getByRole('button', { name: 'Search' }).click();
+    // The group's and the user's events leave the page (this waits for the filtered page).
+    await events.getByRole('cell', { name: 'CLERKS', exact: true }).first().waitFor({ state: 'detached' });
+    await events.getByRole('cell', { name: 'ORDERS-EXPORT', exact: true }).waitFor();
+    expect(await events.getByRole('cell', { name: 'auth_group', exact: true }).count()).toBe(0);
+    // The create shows its fields as a diff: the name it was given.
+    expect(await events.locator('ins', { hasText: 'Export orders' }).count()).toBe(1);
+    await expectAccessible('audit');
+  });
+
   it('answers a map click with the county, then from the cache', async () => {
     await page.getByRole('link', { name: 'Location' }).click();
     const map = page.getByRole('img', { name: /Map of China/ });
