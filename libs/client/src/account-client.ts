@@ -145,7 +145,7 @@ export class AccountClient {
   }
   /** The app's audit events (interface 207), filtered and paged as CONTRACT §10 says. */
   auditEvents(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request('GET', this.path('audit-events'), query, {}, tweaks);
+    return this.request<AccountAnswers['auditEvents']>('GET', this.path('audit-events'), query, {}, tweaks);
   }
   userAuths(loginId: string, tweaks?: RequestTweaks) {
     return this.request<AccountAnswers['userAuths']>('GET', this.path('users', loginId, 'auths'), {}, { user_login_id: loginId }, tweaks);

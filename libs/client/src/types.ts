@@ -98,6 +98,22 @@ export interface User {
   user_extends: string | null;
 }
 
+export const AUDIT_EVENT_FIELDS = [
+  'event_id',
+  'event_time',
+  'app_token',
+  'action',
+  'resource_type',
+  'resource_id',
+  'operator',
+  'request_id',
+  'client_ip',
+  'result_code',
+  'changes',
+] as const;
+/** An audit event (CONTRACT §10); every field is text, `changes` a JSON text (`""` for logins). */
+export type AuditEvent = Record<(typeof AUDIT_EVENT_FIELDS)[number], string>;
+
 /** Answers of each account operation (success bodies; a failure carries the envelope, and `count`/lists where CONTRACT §6 says so). */
 export interface AccountAnswers {
   createAuth: AccountEnvelope;
@@ -117,7 +133,30 @@ export interface AccountAnswers {
   userAuths: AccountEnvelope & { count: string; list: AuthSummary[] };
   /** `via`: `direct`, `group:<group_id>` or `ancestor:<auth_id>`; `null` when not held. */
   userHasAuth: AccountEnvelope & { user_login_id: string; auth_id: string; has_auth: '0' | '1'; via: string | null };
+  /** `next_event_id`: pass it as `after_event_id`; `""` when no event follows. */
+  auditEvents: AccountEnvelope & { count: string; event_list: AuditEvent[]; next_event_id: string };
 }
+
+const ENVELOPE = ['response_code', 'response_message'] as const;
+/** The top-level fields of each account answer, as values (the OpenAPI documents are held against them in a test). */
+export const ACCOUNT_ANSWER_FIELDS = {
+  createAuth: ENVELOPE,
+  modifyAuth: ENVELOPE,
+  listAuths: [...ENVELOPE, 'count', 'list'],
+  getAuth: [...ENVELOPE, ...AUTH_FIELDS],
+  createGroup: ENVELOPE,
+  modifyGroup: ENVELOPE,
+  listGroups: [...ENVELOPE, 'count', 'group_list'],
+  getGroup: [...ENVELOPE, ...GROUP_FIELDS],
+  registerUser: [...ENVELOPE, 'user_id'],
+  modifyUser: ENVELOPE,
+  listUsers: [...ENVELOPE, 'count', 'user_list', 'list'],
+  getUser: [...ENVELOPE, ...USER_FIELDS],
+  login: [...ENVELOPE, ...USER_FIELDS],
+  userAuths: [...ENVELOPE, 'count', 'list'],
+  userHasAuth: [...ENVELOPE, 'user_login_id', 'auth_id', 'has_auth', 'via'],
+  auditEvents: [...ENVELOPE, 'count', 'event_list', 'next_event_id'],
+} as const satisfies { [K in keyof AccountAnswers]: readonly (keyof AccountAnswers[K])[] };
 
 /** Fields of every location answer; all values are text. */
 export interface LbsEnvelope {
@@ -145,3 +184,11 @@ export interface LbsAnswers {
   addressQuery: LbsEnvelope & { longitude: string; latitude: string; standardCode: string };
   baseStationQuery: LbsEnvelope & { longitude: string; latitude: string } & LbsAddress;
 }
+
+const LBS_ENVELOPE = ['code', 'resultDesc', 'lbsStat'] as const;
+/** The fields of each location answer, as values (held against the OpenAPI document in a test). */
+export const LBS_ANSWER_FIELDS = {
+  lbsQuery: [...LBS_ENVELOPE, ...LBS_ADDRESS_FIELDS],
+  addressQuery: [...LBS_ENVELOPE, 'longitude', 'latitude', 'standardCode'],
+  baseStationQuery: [...LBS_ENVELOPE, 'longitude', 'latitude', ...LBS_ADDRESS_FIELDS],
+} as const satisfies { [K in keyof LbsAnswers]: readonly (keyof LbsAnswers[K])[] };
