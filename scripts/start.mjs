@@ -24,8 +24,8 @@ if (arg !== undefined && !(arg in SERVICES)) {
 const names = arg ? [arg] : Object.keys(SERVICES);
 
 // Build (Nx skips what is up to date); the account service also serves the web console.
-const projects = names.map((n) => `@geoaccount/${n}`);
-if (names.includes('account')) projects.push('@geoaccount/console');
+const projects = [...names];
+if (names.includes('account')) projects.push('console');
 const build = spawnSync(
   process.execPath,
   [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '-p', ...projects, '--output-style=static'],
