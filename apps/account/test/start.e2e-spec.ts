@@ -52,7 +52,12 @@ describe('starting the account service without DATABASE_URL', () => {
   it('the compiled service refuses at once, naming DATABASE_URL, and starts no database', async () => {
     const child = spawn(process.execPath, [main], {
       cwd: ROOT,
-      env: { ...envWithout('DATABASE_URL'), EMBEDDED_PG_DATA_DIR: join(dir, 'unused'), PORT: String(await freePort()), LOG_LEVEL: 'silent' },
+      env: {
+        ...envWithout('DATABASE_URL'),
+        EMBEDDED_PG_DATA_DIR: join(dir, 'unused'),
+        PORT: String(await freePort()),
+        LOG_LEVEL: 'silent',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const { text, exited } = collect(child);
@@ -67,14 +72,24 @@ describe('starting the account service without DATABASE_URL', () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), 'account'], {
       cwd: ROOT,
-      env: { ...envWithout('DATABASE_URL', 'APP_CREDENTIALS', 'APP_CREDENTIALS_FILE', 'NODE_ENV'), PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_PG_DATA_DIR: join(dir, 'pg'), LOG_LEVEL: 'warn' },
+      env: {
+        ...envWithout('DATABASE_URL', 'APP_CREDENTIALS', 'APP_CREDENTIALS_FILE', 'NODE_ENV'),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        EMBEDDED_PG_PORT: String(pgPort),
+        EMBEDDED_PG_DATA_DIR: join(dir, 'pg'),
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const { text, exited } = collect(child);
     try {
       const deadline = Date.now() + 120_000;
       for (;;) {
-        const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
+        const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) break;
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`not ready:\n${text()}`);
         await new Promise((r) => setTimeout(r, 250));

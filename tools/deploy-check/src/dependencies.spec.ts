@@ -24,8 +24,17 @@ function productionSources(dir: string): string[] {
 /** Package names a file imports or requires (bare specifiers only, subpaths cut). */
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const found = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"./][^'"]*)['"]/gm)].map((m) => m[1]!);
-  return found.filter((s) => !s.startsWith('node:')).map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/'));
+  const found = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"./][^'"]*)['"]/gm)].map(
+    (m) => m[1]!,
+  );
+  return found
+    .filter((s) => !s.startsWith('node:'))
+    .map((s) =>
+      s
+        .split('/')
+        .slice(0, s.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
 }
 
 const projects = ['apps', 'libs'].flatMap((group) =>
@@ -56,7 +65,10 @@ describe.each(projects)('%s/package.json dependencies', (dir) => {
 describe('licence', () => {
   it('ships the Apache-2.0 text and every package.json says so', () => {
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
-    const manifests = ['.', ...['apps', 'libs', 'tests', 'tools'].flatMap((group) => readdirSync(join(ROOT, group)).map((name) => join(group, name)))]
+    const manifests = [
+      '.',
+      ...['apps', 'libs', 'tests', 'tools'].flatMap((group) => readdirSync(join(ROOT, group)).map((name) => join(group, name))),
+    ]
       .map((dir) => join(ROOT, dir, 'package.json'))
       .filter((file) => existsSync(file));
     expect(manifests.length).toBeGreaterThan(5);

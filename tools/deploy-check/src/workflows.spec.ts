@@ -28,19 +28,26 @@ describe('.github/workflows/ci.yml', () => {
   it('has an e2e job per app, each running the app’s own Nx e2e target', () => {
     const apps = [...ws.projects.entries()].filter(([, targets]) => targets.has('e2e')).map(([name]) => name);
     expect(apps).toEqual(expect.arrayContaining(['account', 'location']));
-    expect(matrixRows(workflow.jobs.e2e!.strategy!.matrix).map((row) => row.app).sort()).toEqual(apps.sort());
+    expect(
+      matrixRows(workflow.jobs.e2e!.strategy!.matrix)
+        .map((row) => row.app)
+        .sort(),
+    ).toEqual(apps.sort());
     expect(workflow.jobs.e2e!.steps.map((s) => s.run ?? '').join('\n')).toContain('pnpm nx run ${{ matrix.app }}:e2e');
   });
 
   it('has the checks and the reliability suite as jobs of their own', () => {
     const runs = (job: string) => workflow.jobs[job]!.steps.flatMap((s) => commandsOf(s.run ?? '').map((w) => w.join(' ')));
-    expect(runs('checks')).toEqual(expect.arrayContaining(['pnpm install --frozen-lockfile', 'pnpm lint', 'pnpm openapi --check', 'pnpm build']));
+    expect(runs('checks')).toEqual(
+      expect.arrayContaining(['pnpm install --frozen-lockfile', 'pnpm lint', 'pnpm openapi --check', 'pnpm build']),
+    );
     expect(runs('reliability')).toContain('pnpm test:reliability');
   });
 });
 
 describe('the drift check itself', () => {
-  const workflow = (run: string) => `on: push\njobs:\n  j:\n    runs-on: x\n    strategy:\n      matrix:\n        app: [account, nope]\n    steps:\n      - run: ${run}\n`;
+  const workflow = (run: string) =>
+    `on: push\njobs:\n  j:\n    runs-on: x\n    strategy:\n      matrix:\n        app: [account, nope]\n    steps:\n      - run: ${run}\n`;
 
   it('reports a missing script, project or target, with the matrix expanded', () => {
     expect(workflowProblems(workflow('pnpm nx run ${{ matrix.app }}:e2e'), ws)).toEqual(['j: pnpm nx run nope:e2e: no Nx project "nope"']);
@@ -61,6 +68,7 @@ describe('.ci/run', () => {
       .filter((l) => l && !l.startsWith('#') && !l.startsWith('echo'));
     expect(lines[lines.length - 1]).toBe('pnpm test');
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toMatch(/pnpm test/);
-    for (const words of lines.flatMap((l) => commandsOf(l))) expect(readWorkspace().scripts.has(words[1]!) || words[1] === 'install' || words[1] === 'exec').toBe(true);
+    for (const words of lines.flatMap((l) => commandsOf(l)))
+      expect(readWorkspace().scripts.has(words[1]!) || words[1] === 'install' || words[1] === 'exec').toBe(true);
   });
 });
