@@ -2,7 +2,7 @@
 // `pnpm test`: every project's tests through Nx, one task at a time (the e2e suites share the
 // machine's PostgreSQL and Redis, or embedded ones on a machine without them): the `unit`
 // target of every project, the `e2e` target of every app (`pnpm nx run account:e2e` runs one
-// on its own), and `test` of the tools; then one closing line with the totals.
+// on its own), and `test` of the tools and package suites; then one closing line with the totals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
