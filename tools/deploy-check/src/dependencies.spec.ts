@@ -17,7 +17,7 @@ function productionSources(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) return entry === 'node_modules' ? [] : productionSources(path);
-    return /\.ts$/.test(entry) && !/\.(spec|e2e-spec)\.ts$/.test(entry) ? [path] : [];
+    return /\.tsx?$/.test(entry) && !/\.(spec|e2e-spec)\.tsx?$/.test(entry) ? [path] : [];
   });
 }
 
