@@ -6,7 +6,7 @@
 //   project holds and follow the app into its image: `typescript` of @nestjs/swagger (its
 //   compile-time plugin), `ioredis` of typeorm (its Redis query cache; account caches nothing
 //   there and location has no typeorm data source).
-const TYPES_ONLY_AT_BUILD = ['class-validator', 'cosmiconfig'];
+const TYPES_ONLY_AT_BUILD = ['class-validator', 'cosmiconfig', '@opentelemetry/instrumentation-pg'];
 const UNUSED_OPTIONAL_PEERS = { '@nestjs/swagger': ['typescript'], typeorm: ['ioredis'] };
 
 function readPackage(pkg) {
