@@ -192,6 +192,38 @@ describe('CONTRACT §13: unknown parameters are refused, naming them', () => {
   });
 });
 
+describe('CONTRACT §13: request bodies', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness();
+  });
+  afterAll(() => h?.close());
+
+  it('takes an application/json object of strings, signed exactly like form fields', async () => {
+    const res = await h.a.createAuth('J1', { auth_name: 'from JSON', auth_state: '1' }, { json: true });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ response_code: '90000', response_message: 'success' });
+    expect((await h.a.getAuth('J1')).body).toMatchObject({ auth_name: 'from JSON', auth_state: '1' });
+    const modified = await h.a.modifyAuth('J1', { auth_desc: 'set by JSON' }, { json: true });
+    expect(modified.status).toBe(201);
+    expect((await h.a.getAuth('J1')).body).toMatchObject({ auth_desc: 'set by JSON' });
+  });
+
+  it('refuses a JSON body whose signature does not cover it (401, 90401)', async () => {
+    const res = await h.a.createAuth('J2', { auth_name: 'n' }, { json: true, unsigned: { auth_desc: 'slipped in' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ response_code: '90401', response_message: 'bad signature' });
+  });
+
+  it.each(['text/plain', 'application/xml'])('answers another content type (%s) with 415, 90415, and creates nothing', async (type) => {
+    const res = await fetch(`${h.baseUrl}/account/v1.0.1/auths/J3`, { method: 'POST', headers: { 'Content-Type': type }, body: 'auth_name=n' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ response_code: '90415', response_message: 'unsupported media type' });
+    expect((await h.a.getAuth('J3')).status).toBe(404);
+  });
+});
+
 describe('create_time / update_time in the service TZ', () => {
   let h: AccountHarness;
 

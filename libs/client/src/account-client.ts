@@ -19,6 +19,8 @@ export interface AccountClientOptions extends TransportOptions {
 export interface RequestTweaks {
   /** Send the body as multipart/form-data instead of urlencoded. */
   multipart?: boolean;
+  /** Send the body as a JSON object of strings instead of urlencoded (signed the same way). */
+  json?: boolean;
   /** Unix seconds; `null` omits the timestamp. Default: now. */
   timestamp?: number | null;
   nonce?: string;
@@ -92,6 +94,7 @@ export class AccountClient {
     const url = this.options.baseUrl.replace(/\/$/, '') + path;
     return send<T>(method, url, sent, {
       multipart: tweaks.multipart,
+      json: tweaks.json,
       headers: tweaks.headers,
       envelope: 'account',
       fetch: this.options.fetch,

@@ -45,6 +45,8 @@ export interface TransportOptions {
 
 export interface SendOptions {
   multipart?: boolean;
+  /** Send the fields as a JSON object of strings (CONTRACT §13) instead of a form. */
+  json?: boolean;
   headers?: Record<string, string>;
   envelope?: Envelope;
   fetch?: typeof fetch;
@@ -73,11 +75,15 @@ export function observeResponses(observer: (response: ObservedResponse) => void)
 
 /** Sends fields as a query string (GET) or as a urlencoded / multipart form (other methods). */
 export async function send<T>(method: string, url: string, fields: Record<string, string>, options: SendOptions = {}): Promise<ApiResponse<T>> {
-  let body: URLSearchParams | FormData | undefined;
+  let body: URLSearchParams | FormData | string | undefined;
+  let headers = options.headers;
   let target = url;
   if (method === 'GET' || method === 'HEAD') {
     const qs = new URLSearchParams(fields).toString();
     if (qs) target += `?${qs}`;
+  } else if (options.json) {
+    body = JSON.stringify(fields);
+    headers = { 'Content-Type': 'application/json', ...headers };
   } else if (options.multipart) {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
@@ -85,7 +91,7 @@ export async function send<T>(method: string, url: string, fields: Record<string
   } else {
     body = new URLSearchParams(fields);
   }
-  const res = await (options.fetch ?? fetch)(target, { method, body, headers: options.headers });
+  const res = await (options.fetch ?? fetch)(target, { method, body, headers });
   const text = await res.text();
   let parsed: unknown = text;
   try {
