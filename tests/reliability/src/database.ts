@@ -50,9 +50,12 @@ export async function createTestDatabase(base = serverUrl()): Promise<TestDataba
 
 /**
  * Tables whose rows change on purpose when a request is refused: the nonces a signed request
- * claims (refused or not, so that it cannot be replayed) and the failed-login counters.
+ * claims (refused or not, so that it cannot be replayed), the failed-login counters, and the
+ * audit trail with its monthly partitions (every login attempt is an event, refused or not:
+ * CONTRACT §10).
  */
 export const SIDE_EFFECT_TABLES = ['request_nonces', 'login_failures', 'schema_migrations'];
+const SIDE_EFFECT_TABLE_PREFIX = 'audit_events';
 
 const tableLists = new WeakMap<Pool, Promise<string[]>>();
 
@@ -63,6 +66,7 @@ function businessTables(pool: Pool): Promise<string[]> {
       .query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables
           WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND NOT (table_name = ANY($1))
+            AND table_name NOT LIKE '${SIDE_EFFECT_TABLE_PREFIX}%'
           ORDER BY table_name`,
         [SIDE_EFFECT_TABLES],
       )
