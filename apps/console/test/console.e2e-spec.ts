@@ -82,8 +82,26 @@ describe('web console', () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   });
 
-  it('connects, keeps the credentials in this tab only, and shows the navigation', async () => {
-    await connect(GCM_APP);
+  it('connects, keeps the credentials in this tab only, and shows the navigation (from the keyboard only)', async () => {
+    // Tab from the page's start through the four fields, Enter on the button.
+    await page.getByLabel('App token', { exact: true }).fill('');
+    await page.getByLabel('App secret', { exact: true }).fill('');
+    await page.getByLabel('AES key', { exact: true }).fill('');
+    await page.locator('body').focus();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (;;) {
+      await page.keyboard.press('Tab');
+      if (await page.getByLabel('App token', { exact: true }).evaluate((el) => el === document.activeElement)) break;
+    }
+    await page.keyboard.type(GCM_APP.appToken);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(GCM_APP.secret);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(GCM_APP.aesKey);
+    await page.keyboard.press('Tab'); // AES mode: gcm is the default
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Connect');
+    await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     for (const link of ['Permissions', 'Groups', 'Users', 'Audit', 'Location']) await page.getByRole('link', { name: link }).waitFor();
     expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['geoaccount.console.credentials']);
