@@ -1,26 +1,8 @@
 import { useEffect, useState } from 'react';
+import type { AuditEvent } from '@geoaccount/client';
 import type { PageProps } from '../app';
 import { Choice, Field, Result, SearchForm, Section, filled, guard } from '../components';
 import { type Outcome, outcomeOf } from '../session';
-
-/** An audit event as `GET /audit-events` answers it (CONTRACT §10). */
-interface AuditEvent {
-  event_id: string;
-  event_time: string;
-  action: string;
-  resource_type: string;
-  resource_id: string;
-  operator: string;
-  request_id: string;
-  client_ip: string;
-  result_code: string;
-  changes: string;
-}
-interface AuditPage {
-  count?: string;
-  event_list?: AuditEvent[];
-  next_event_id?: string;
-}
 
 const FILTERS = { resource_type: '', resource_id: '', action: '', operator: '', from_time: '', to_time: '', page_size: '20' };
 
@@ -57,7 +39,7 @@ export function AuditPage({ session, unauthorized }: PageProps) {
 
   const load = async (after: string, previous: string[]) => {
     const fields = filled({ ...filters, after_event_id: after });
-    const res = await call(session.account.request<AuditPage>('GET', '/account/v1.0.1/audit-events', fields));
+    const res = await call(session.account.auditEvents(fields));
     setOutcome(res.status === 200 ? undefined : outcomeOf(res));
     setEvents(res.body.event_list ?? []);
     setCursor({ current: after, next: String(res.body.next_event_id ?? ''), previous });
