@@ -74,6 +74,8 @@ describe('personal data at rest (CONTRACT §11)', () => {
     const one = await h.a.getUser('p2');
     expect(one.status).toBe(500);
     expect(one.body).toEqual({ response_code: '20399', response_message: 'system exception' });
+    // An error id that finds the log line with the details (not in the body: the envelope is fixed).
+    expect(one.headers.get('x-error-id')).toMatch(/^[0-9a-f-]{36}$/);
     const list = await h.a.listUsers({ user_login_ids: 'p2' });
     expect(list.status).toBe(500);
     expect(list.body).toMatchObject({ response_code: '20299' });

@@ -9,6 +9,8 @@ interface Rendered {
   result: ResultCode;
   message: string;
   extra?: Record<string, unknown>;
+  /** Of an unexpected failure: the id of its log line, sent as `X-Error-Id`. */
+  errorId?: string;
 }
 
 /** Errors of drivers that mean "a dependency is down", answered 503 rather than 500. */
@@ -44,7 +46,8 @@ interface RouterLayer {
 
 /**
  * Renders every error — ours, Nest's and the body parsers' — into the service's envelope.
- * Unexpected errors are logged with an error id and answered without details.
+ * Unexpected errors are logged with an error id and answered without details, the id in the
+ * `X-Error-Id` header.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -56,11 +59,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const { result, message, extra } = this.render(exception, req);
+    const { result, message, extra, errorId } = this.render(exception, req);
     if (res.headersSent) {
       res.end();
       return;
     }
+    // The body stays "system exception"; the id finds the log line with the details.
+    if (errorId) res.setHeader('X-Error-Id', errorId);
     res.status(result.status).json(this.style.body(result, message, extra));
   }
 
@@ -97,7 +102,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       { errorId, method: req.method, path: req.path, err: exception },
       `unexpected failure ${errorId}: ${exception instanceof Error ? exception.message : String(exception)}`,
     );
-    return plain(result);
+    return { ...plain(result), errorId };
   }
 }
 

@@ -153,6 +153,8 @@ describe('HTTP defaults with the account envelope', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ response_code: '90099', response_message: 'system exception' });
     expect(JSON.stringify(res.body)).not.toContain('secret');
+    expect(res.headers['x-error-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await http().get('/things/boom')).headers['x-error-id']).not.toBe(res.headers['x-error-id']);
     const down = await http().get('/things/db-down');
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ response_code: '90099', response_message: 'system exception' });
