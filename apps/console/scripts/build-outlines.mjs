@@ -11,7 +11,7 @@ import simplify from 'simplify-js';
 const here = dirname(fileURLToPath(import.meta.url));
 const location = join(here, '../../location');
 const require = createRequire(import.meta.url);
-const { decodeGeodata } = require(join(location, 'dist/geocoder/offline/geodata-format.js'));
+const { decodeGeodata } = require(join(location, 'dist/geodata/geodata-format.js'));
 
 const TOLERANCE_DEG = 0.04; // about 4 km: county shapes stay recognisable at the map's size
 const WIDTH = 1000;
