@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { AccountClient } from '@geoaccount/client';
-import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/observability';
+import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/testing';
 import { APP_A } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { slowRequest } from '@geoaccount/observability';
+import { slowRequest } from '@geoaccount/testing';
 import { type RunningAccountApp, listenAccountApp } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 

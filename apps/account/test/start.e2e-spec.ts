@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AccountClient } from '@geoaccount/client';
-import { buildService, freePort } from '@geoaccount/observability';
+import { buildService, freePort } from '@geoaccount/testing';
 
 const ROOT = resolve(__dirname, '../../..');
 const DEMO = { appToken: 'app-7f3a9c2e41d08b56', secret: 'demo-secret-0123456789abcdef', aesKey: 'demo-aes-key', aesMode: 'gcm' as const };

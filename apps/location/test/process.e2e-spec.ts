@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { LbsClient } from '@geoaccount/client';
-import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/observability';
+import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/testing';
 import { FakeAmap } from './support/fake-amap';
 import { deletePrefix, runPrefix } from './support/location-session';
 

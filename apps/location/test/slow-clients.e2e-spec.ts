@@ -1,4 +1,4 @@
-import { slowRequest } from '@geoaccount/observability';
+import { slowRequest } from '@geoaccount/testing';
 import { type LocationSession, startLocation } from './support/location-session';
 
 const HEADERS_MS = 1000;

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { LbsClient } from '@geoaccount/client';
-import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess } from '@geoaccount/observability';
+import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess } from '@geoaccount/testing';
 import { FakeAmap } from './support/fake-amap';
 import { REDIS_URL, deletePrefix, runPrefix } from './support/location-session';
 

@@ -11,7 +11,5 @@ export * from './openapi';
 export * from './operations.config';
 export * from './observability.module';
 export * from './setup';
-export * from './testing';
 export * from './openapi-schema';
-export * from './otlp-receiver';
 export * from './tracing';

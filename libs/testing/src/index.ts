@@ -1,1 +1,3 @@
 export * from './openapi-responses';
+export * from './process';
+export * from './otlp-receiver';
