@@ -4,6 +4,6 @@ module.exports = {
   testTimeout: 30000,
   // Every answer of the e2e suites' clients is checked against the OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/support/openapi-answers.ts'],
-  globalSetup: '<rootDir>/test/support/openapi-coverage-start.ts',
-  globalTeardown: '<rootDir>/test/support/openapi-coverage-report.ts',
+  globalSetup: '<rootDir>/../../libs/testing/src/openapi-coverage-start.ts',
+  globalTeardown: '<rootDir>/../../libs/testing/src/openapi-coverage-report.ts',
 };

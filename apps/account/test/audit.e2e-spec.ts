@@ -4,23 +4,12 @@ import { AUDIT_ID_LOCK } from '../src/audit/audit-trail';
 import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth } from './support/fixtures';
 import { NEW_USER } from './support/user-fixtures';
+import type { AuditEventView } from '../src/audit/audit-events.service';
 
 /** An app of its own for the cursor and filter tests, so that its trail holds only their events. */
 const PAGED_APP = { appToken: 'app-a0d17', secret: 'secret-of-the-audit-app', aesKey: 'k', aesMode: 'gcm' } as const;
 
-interface EventView {
-  event_id: string;
-  event_time: string;
-  app_token: string;
-  action: string;
-  resource_type: string;
-  resource_id: string;
-  operator: string;
-  request_id: string;
-  client_ip: string;
-  result_code: string;
-  changes: string;
-}
+type EventView = AuditEventView;
 interface EventPage {
   response_code: string;
   count: string;
