@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { AccountClient } from '@geoaccount/client';
-import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess } from '@geoaccount/testing';
+import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess, requestLogLines } from '@geoaccount/testing';
 import { APP_A } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 
@@ -52,7 +52,11 @@ describe('tracing of the account service', () => {
     const client = new AccountClient({ baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret });
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
-    const created = await client.createAuth('T100', { auth_name: 'Traced', auth_state: '1' }, { headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    const created = await client.createAuth(
+      'T100',
+      { auth_name: 'Traced', auth_state: '1' },
+      { headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } },
+    );
     expect([created.status, created.body.response_code]).toEqual([201, '90000']);
     const requestId = created.headers.get('x-request-id');
 
@@ -68,7 +72,9 @@ describe('tracing of the account service', () => {
 
     // The INSERT (and the reads before it) are PostgreSQL client spans of the same trace,
     // under the server span.
-    await receiver.waitFor(() => receiver.descendantsOf(server).some((s) => s.scope.includes('instrumentation-pg') && /INSERT/i.test(s.name)));
+    await receiver.waitFor(() =>
+      receiver.descendantsOf(server).some((s) => s.scope.includes('instrumentation-pg') && /INSERT/i.test(s.name)),
+    );
     const pg = receiver.descendantsOf(server).filter((s) => s.scope.includes('instrumentation-pg'));
     expect(pg.filter((s) => s.kind === OTLP_SPAN_KIND.client).length).toBeGreaterThanOrEqual(1);
     expect(pg.some((s) => s.parentSpanId === server.spanId)).toBe(true);
@@ -82,11 +88,7 @@ describe('tracing of the account service', () => {
     // Every line logged for the request carries the caller's trace id.
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
-    const lines = service
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{') && l.includes(`"requestId":"${requestId}"`))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = requestLogLines(service.output(), String(requestId));
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) expect(line).toMatchObject({ trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   }, 120_000);
@@ -95,7 +97,11 @@ describe('tracing of the account service', () => {
     service = await start({});
     const client = new AccountClient({ baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret });
     const traceId = randomBytes(16).toString('hex');
-    const created = await client.createAuth('T200', { auth_name: 'Untraced' }, { headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+    const created = await client.createAuth(
+      'T200',
+      { auth_name: 'Untraced' },
+      { headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } },
+    );
     expect(created.status).toBe(201);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.spans).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { LbsClient } from '@geoaccount/client';
-import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess } from '@geoaccount/testing';
+import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess, requestLogLines } from '@geoaccount/testing';
 import { FakeAmap } from './support/fake-amap';
 import { REDIS_URL, deletePrefix, runPrefix } from './support/location-session';
 
@@ -54,7 +54,11 @@ describe('tracing of the location service', () => {
     const isServer = (s: { kind: number; name: string }) => s.kind === OTLP_SPAN_KIND.server && s.name === 'GET /lbsapi/api/lbsQuery';
     const spans = await receiver.waitFor((all) => all.some(isServer));
     const server = spans.find(isServer)!;
-    expect(server).toMatchObject({ service: 'location', parentSpanId: '', attributes: expect.objectContaining({ 'http.route': '/lbsapi/api/lbsQuery' }) });
+    expect(server).toMatchObject({
+      service: 'location',
+      parentSpanId: '',
+      attributes: expect.objectContaining({ 'http.route': '/lbsapi/api/lbsQuery' }),
+    });
     expect(receiver.rejected).toEqual([]);
 
     // the cache lookup and the cache write are Redis client spans under the server span
@@ -64,8 +68,12 @@ describe('tracing of the location service', () => {
     expect(redis.some((s) => s.parentSpanId === server.spanId)).toBe(true);
 
     // the upstream call is an HTTP client span under it, and AMap got its trace context
-    await receiver.waitFor(() => receiver.descendantsOf(server).some((s) => s.kind === OTLP_SPAN_KIND.client && s.scope.includes('instrumentation-http')));
-    const upstream = receiver.descendantsOf(server).find((s) => s.kind === OTLP_SPAN_KIND.client && s.scope.includes('instrumentation-http'))!;
+    await receiver.waitFor(() =>
+      receiver.descendantsOf(server).some((s) => s.kind === OTLP_SPAN_KIND.client && s.scope.includes('instrumentation-http')),
+    );
+    const upstream = receiver
+      .descendantsOf(server)
+      .find((s) => s.kind === OTLP_SPAN_KIND.client && s.scope.includes('instrumentation-http'))!;
     expect(upstream.parentSpanId).toBe(server.spanId);
     expect(amap.requests.map((r) => r.traceparent)).toEqual([`00-${server.traceId}-${upstream.spanId}-01`]);
 
@@ -76,11 +84,7 @@ describe('tracing of the location service', () => {
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
-    const lines = service
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{') && l.includes(`"requestId":"${requestId}"`))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = requestLogLines(service.output(), String(requestId));
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) expect(line).toMatchObject({ trace_id: server.traceId });
   }, 120_000);

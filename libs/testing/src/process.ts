@@ -199,3 +199,11 @@ export function slowRequest(
     socket.on('close', () => finish(Date.now() - started));
   });
 }
+
+/** The JSON log lines a service wrote for one request (by its `X-Request-Id`), parsed. */
+export function requestLogLines(output: string, requestId: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{') && l.includes(`"requestId":"${requestId}"`))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
