@@ -96,7 +96,8 @@ export class UsersService {
     if (dto.user_pwd !== undefined) fields.userPwdHash = dto.user_pwd === '' ? null : await this.hasher.hash(dto.user_pwd);
     try {
       await this.dataSource.transaction(async (manager) => {
-        if (!(await this.users.update(manager, appToken, userLoginId, fields))) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
+        if (!(await this.users.update(manager, appToken, userLoginId, fields)))
+          throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
         await this.users.replaceLinks(manager, appToken, userLoginId, auths, groups);
         await this.audit.record(manager, {
           appToken,
