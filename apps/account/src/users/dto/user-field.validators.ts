@@ -57,7 +57,7 @@ const BACKSLASH = 0x5c;
 
 /** The index of the quote that closes the JSON string opening at `start` (one not escaped by an odd run of backslashes). */
 function closingQuote(json: string, start: number): number {
-  for (let from = start + 1; ;) {
+  for (let from = start + 1; ; ) {
     const quote = json.indexOf('"', from);
     let before = quote - 1;
     while (json.charCodeAt(before) === BACKSLASH) before--;
