@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
 import { parseIdList } from '../common/id-list';
 import { AccountConfig } from '../config/account.config';
+import { AuthGroupsRepository } from '../auth-groups/auth-groups.repository';
 import { type AuthRow, AuthsRepository } from '../auths/auths.repository';
+import { UsersRepository } from '../users/users.repository';
 import { type AuthNode, type Grants, type HoldVia, effectiveAuths, holdsAuth } from './effective-auths';
 
 /** An auth as the permission answers list it (the items of `group_auth_detail`). */
@@ -37,7 +38,8 @@ export class PermissionsService {
   private readonly maxAncestors: number;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly groups: AuthGroupsRepository,
     private readonly auths: AuthsRepository,
     config: AccountConfig,
   ) {
@@ -68,22 +70,14 @@ export class PermissionsService {
 
   /** The user's grants, lists in the order the user's fields name them. */
   private async grantsOf(appToken: string, userLoginId: string, missing: ResultCode): Promise<Grants> {
-    const users = (await this.dataSource.query(
-      `SELECT "user_auths", "user_auth_groups" FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`,
-      [appToken, userLoginId],
-    )) as { user_auths: string | null; user_auth_groups: string | null }[];
-    const user = users[0];
+    const user = await this.users.findGrants(appToken, userLoginId);
     if (!user) throw new ApiException(missing);
-    const direct = parseIdList(user.user_auths ?? '', 'user_auths', true);
-    const groupIds = parseIdList(user.user_auth_groups ?? '', 'user_auth_groups', true);
-    if (groupIds.length === 0) return { direct, groups: [] };
-    const members = (await this.dataSource.query(
-      `SELECT "group_id", "auth_id" FROM "auth_group_auths" WHERE "app_token" = $1 AND "group_id" = ANY($2)`,
-      [appToken, groupIds],
-    )) as { group_id: string; auth_id: string }[];
+    const direct = parseIdList(user.userAuths ?? '', 'user_auths', true);
+    const groupIds = parseIdList(user.userAuthGroups ?? '', 'user_auth_groups', true);
+    const members = await this.groups.membersOf(appToken, groupIds);
     return {
       direct,
-      groups: groupIds.map((groupId) => ({ groupId, authIds: members.filter((m) => m.group_id === groupId).map((m) => m.auth_id) })),
+      groups: groupIds.map((groupId) => ({ groupId, authIds: members.filter((m) => m.groupId === groupId).map((m) => m.authId) })),
     };
   }
 
