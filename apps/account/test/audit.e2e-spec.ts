@@ -134,12 +134,36 @@ describe('audit trail (interface 207)', () => {
       expect((await h.a.createGroup('GR-BAD', { group_name: 'x', group_auths: 'NO-SUCH' })).body).toMatchObject({ response_code: '10422' });
       expect((await h.a.modifyGroup('GR-1', { group_auths: 'NO-SUCH' })).body).toMatchObject({ response_code: '10532' });
       expect((await h.a.registerUser('audited', { ...NEW_USER })).body).toMatchObject({ response_code: '20020' });
+      // Without a password (a domain user) the primary key alone refuses the existing login id, in
+      // the statement that would write the event; an unknown link target fails that statement at
+      // its foreign key.
+      const { user_pwd: _pwd, ...rest } = NEW_USER;
+      const withoutPassword = { ...rest, is_domain_user: '1' };
+      expect((await h.a.registerUser('audited', { ...withoutPassword })).body).toMatchObject({ response_code: '20020' });
+      expect((await h.a.registerUser('linked-badly', { ...withoutPassword, user_auths: 'AU-1,NO-SUCH' })).body).toMatchObject({
+        response_code: '90100',
+        response_message: 'unknown item in user_auths',
+      });
+      expect((await h.a.registerUser('linked-badly', { ...withoutPassword, user_auth_groups: 'NO-SUCH' })).body).toMatchObject({
+        response_code: '90100',
+        response_message: 'unknown item in user_auth_groups',
+      });
+      expect((await h.a.modifyUser('audited', { user_name: 'x', user_auths: 'AU-1', user_auth_groups: 'NO-SUCH' })).body).toMatchObject({
+        response_code: '90100',
+        response_message: 'unknown item in user_auth_groups',
+      });
+      expect((await h.a.getUser('audited')).body).toMatchObject({ user_name: NEW_USER.user_name });
       expect((await h.a.modifyUser('no-such-user', { user_name: 'x' })).body).toMatchObject({ response_code: '20130' });
       expect((await h.a.modifyAuth('AU-1', { parent_auth_id: 'AU-1' })).body).toMatchObject({ response_code: '90100' });
       const after = await h.db.query(`SELECT count(*)::int AS n FROM audit_events`);
       expect(after.rows[0].n).toBe(before.rows[0].n);
       expect(await eventsOf(APP_A.appToken, 'AU-ORPHAN')).toEqual([]);
       expect(await eventsOf(APP_A.appToken, 'GR-BAD')).toEqual([]);
+      expect(await eventsOf(APP_A.appToken, 'linked-badly')).toEqual([]);
+      const { rows } = await h.db.query(`SELECT count(*)::int AS n FROM users WHERE app_token = $1 AND user_login_id = 'linked-badly'`, [
+        APP_A.appToken,
+      ]);
+      expect(rows[0].n).toBe(0);
     });
 
     it('keeps changes and events one to one under concurrent writers', async () => {

@@ -246,6 +246,12 @@ describe('users (interfaces 200-203)', () => {
       expect(links.rows).toEqual([{ auth_id: 'U-A2' }]);
       const groups = await h.db.query(`SELECT group_id FROM user_group_links WHERE user_login_id = 'modify-me'`);
       expect(groups.rows).toEqual([{ group_id: 'U-G1' }]);
+      // A list kept in part, grown and emptied: the links follow the lists exactly.
+      expect(seen(await h.a.modifyUser('modify-me', { user_auths: 'U-A1,U-A2', user_auth_groups: '' })).status).toBe(201);
+      const relinked = await h.db.query(`SELECT auth_id FROM user_auth_links WHERE user_login_id = 'modify-me' ORDER BY auth_id`);
+      expect(relinked.rows).toEqual([{ auth_id: 'U-A1' }, { auth_id: 'U-A2' }]);
+      const ungrouped = await h.db.query(`SELECT group_id FROM user_group_links WHERE user_login_id = 'modify-me'`);
+      expect(ungrouped.rows).toEqual([]);
     });
 
     it('accepts an empty modification and keeps everything', async () => {

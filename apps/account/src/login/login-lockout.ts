@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
 import { AccountConfig } from '../config/account.config';
 
 /** The lockout rule: `maxFailures` failed logins within `windowSeconds` lock for `lockSeconds`. */
@@ -100,27 +101,35 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
     return row!.at !== null ? { at: row!.at } : row!.locked ? 'locked' : 'busy';
   }
 
-  /** A failed attempt: its claim stays a failure; returns whether it locked the login id. */
-  async fail(appToken: string, userLoginId: string): Promise<boolean> {
+  /**
+   * A failed attempt: its claim stays a failure; returns whether it locked the login id.
+   * `event` (the attempt's audit event) is written in the same statement.
+   */
+  async fail(appToken: string, userLoginId: string, event: AuditEventRow): Promise<boolean> {
     const { maxFailures, windowSeconds, lockSeconds } = this.policy;
-    const [, count] = (await this.dataSource.query(
-      `UPDATE "login_failures" f SET "locked_until" = now() + make_interval(secs => $5::float8)
-        WHERE f."app_token" = $1 AND f."user_login_id" = $2
-          AND (f."locked_until" IS NULL OR f."locked_until" <= now())
-          AND cardinality(ARRAY(
-                SELECT t FROM unnest(f."failed_at") AS t
-                 WHERE t > GREATEST(now() - make_interval(secs => $4::float8), COALESCE(f."locked_until", '-infinity')))) >= $3::int`,
-      [appToken, userLoginId, maxFailures, windowSeconds, lockSeconds],
-    )) as [unknown, number];
-    return count > 0;
+    const [row] = (await this.dataSource.query(
+      `WITH "locked" AS (
+         UPDATE "login_failures" f SET "locked_until" = now() + make_interval(secs => $5::float8)
+          WHERE f."app_token" = $1 AND f."user_login_id" = $2
+            AND (f."locked_until" IS NULL OR f."locked_until" <= now())
+            AND cardinality(ARRAY(
+                  SELECT t FROM unnest(f."failed_at") AS t
+                   WHERE t > GREATEST(now() - make_interval(secs => $4::float8), COALESCE(f."locked_until", '-infinity')))) >= $3::int
+         RETURNING 1),
+       ${auditEventCte(6)}
+       SELECT count(*)::int AS "n" FROM "locked"`,
+      [appToken, userLoginId, maxFailures, windowSeconds, lockSeconds, ...auditEventParams(event)],
+    )) as { n: number }[];
+    return row!.n > 0;
   }
 
   /**
    * A successful login: forgets the failures claimed up to and including `claim`; the row
-   * goes when nothing later is left.
+   * goes when nothing later is left. `event` (the login's audit event), when given, is written
+   * in the same statement.
    */
-  async succeed(appToken: string, userLoginId: string, claim: LoginClaim): Promise<void> {
-    await this.forget(appToken, userLoginId, claim.at, 't <= $3::timestamptz');
+  async succeed(appToken: string, userLoginId: string, claim: LoginClaim, event?: AuditEventRow): Promise<void> {
+    await this.forget(appToken, userLoginId, claim.at, 't <= $3::timestamptz', event);
   }
 
   /** An attempt that verified nothing (a directory outage, an error): gives its claim back. */
@@ -132,10 +141,10 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
    * Removes the failures matching `which` (of `t`, the failure, and `$3`, the claim); a lock
    * stays only while the failures left still reach the limit. An empty row is deleted.
    */
-  private async forget(appToken: string, userLoginId: string, at: string, which: string): Promise<void> {
+  private async forget(appToken: string, userLoginId: string, at: string, which: string, event?: AuditEventRow): Promise<void> {
     const left = `ARRAY(SELECT t FROM unnest(f."failed_at") AS t WHERE NOT (${which}) ORDER BY t)`;
     await this.dataSource.query(
-      `WITH "gone" AS (
+      `WITH ${event === undefined ? '' : `${auditEventCte(5)},`} "gone" AS (
          DELETE FROM "login_failures" f
           WHERE f."app_token" = $1 AND f."user_login_id" = $2 AND cardinality(${left}) = 0
          RETURNING 1)
@@ -143,7 +152,7 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
          "failed_at" = ${left},
          "locked_until" = CASE WHEN cardinality(${left}) >= $4::int THEN f."locked_until" END
         WHERE f."app_token" = $1 AND f."user_login_id" = $2 AND NOT EXISTS (SELECT 1 FROM "gone")`,
-      [appToken, userLoginId, at, this.policy.maxFailures],
+      [appToken, userLoginId, at, this.policy.maxFailures, ...(event === undefined ? [] : auditEventParams(event))],
     );
   }
 

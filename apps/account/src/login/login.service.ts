@@ -6,6 +6,7 @@ import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
 import { DirectoryService } from '../directory/directory.service';
+import type { AuditEventRow } from '../audit/audit-events.repository';
 import { type AuditAction, AuditTrail } from '../audit/audit-trail';
 import { PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
@@ -137,10 +138,15 @@ export class LoginService {
     }
     if (!user || !check.ok) {
       // The claim stays: it is this failure.
-      const locked = await this.lockout.fail(app.appToken, userLoginId);
+      // The failure and its audit event in one statement.
+      const locked = await this.lockout.fail(
+        app.appToken,
+        userLoginId,
+        this.eventOf(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_FAILED),
+      );
       this.metrics.login().failure('bad_credentials');
       if (locked) this.metrics.login().lockout();
-      throw await this.refused(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_FAILED);
+      throw new ApiException(AccountCodes.LOGIN_FAILED);
     }
     if (dto.is_domain_user !== undefined && dto.is_domain_user !== user.isDomainUser) {
       await this.giveBack(app.appToken, userLoginId, claim);
@@ -148,20 +154,29 @@ export class LoginService {
       throw await this.refused(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_USER_TYPE);
     }
 
-    await this.lockout.succeed(app.appToken, userLoginId, claim);
+    // The answer first: a login whose answer fails (personal data that does not decrypt) is
+    // still a success for the lockout, but no 'login' event.
+    let view: UserView | undefined;
+    let unanswerable: unknown;
+    try {
+      view = this.usersService.view(user);
+    } catch (err) {
+      unanswerable = err;
+    }
+    // The success and its audit event in one statement.
+    const event = unanswerable === undefined ? this.eventOf(app.appToken, userLoginId, 'login', AccountCodes.OK) : undefined;
+    await this.lockout.succeed(app.appToken, userLoginId, claim, event);
     if (check.needsRehash && user.userPwdHash) await this.rehash(app.appToken, userLoginId, user.userPwdHash, password);
-    const view = this.usersService.view(user);
-    await this.audit.record(this.dataSource.manager, {
-      appToken: app.appToken,
-      action: 'login',
-      resourceType: 'user',
-      resourceId: userLoginId,
-      resultCode: AccountCodes.OK.code,
-    });
+    if (view === undefined) throw unanswerable;
     return view;
   }
 
-  /** Records a refused attempt in the audit trail (CONTRACT §10); the exception to throw. */
+  /** The audit event of an attempt (CONTRACT §10). */
+  private eventOf(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): AuditEventRow {
+    return this.audit.rowOf({ appToken, action, resourceType: 'user', resourceId: userLoginId, resultCode: code.code });
+  }
+
+  /** Records a refused attempt that writes nothing else in the audit trail (CONTRACT §10); the exception to throw. */
   private async refused(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
     await this.audit.record(this.dataSource.manager, {
       appToken,

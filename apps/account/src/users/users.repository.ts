@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { columnList } from '../database/column-list';
-import { UserAuthLinkEntity, UserGroupLinkEntity } from './user-links.entity';
+import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
+import { columnList, columnNames } from '../database/column-list';
 import { UserEntity } from './user.entity';
 
 /** Fields a registration or modification may set, keyed by entity property. */
@@ -12,6 +12,15 @@ export interface UserFilter {
   orgId?: string;
   /** Only these login ids (none: all). */
   loginIds: string[];
+}
+
+/** A new user's row: the fields given, its keys and its id. */
+export type NewUser = UserFields & Pick<UserEntity, 'appToken' | 'userLoginId' | 'userId'>;
+
+/** A user's links: `undefined` leaves a kind as it is (modify), a list replaces it. */
+export interface UserLinks {
+  authIds?: string[];
+  groupIds?: string[];
 }
 
 /** A page of users and the number of matches in all pages, read in one snapshot. */
@@ -46,17 +55,23 @@ export interface ClaimSql {
 /**
  * The SQL of the user aggregate: `users`, its links (`user_auth_links`, `user_group_links`).
  * Reads return rows shaped as entities (or `null` / `[]`); what an absence means is the
- * service's to say. Writes run on the manager of the caller's transaction.
+ * service's to say. A registration or a modification is one statement: the user's row, its
+ * links and the audit event together (a data-modifying `WITH`), so it is its own transaction
+ * (or runs inside the caller's, on the manager given): the event commits with the change, and
+ * a change that fails (a unique or foreign-key violation) writes neither.
  */
 @Injectable()
 export class UsersRepository {
   /** Every column under its entity property name. */
   private readonly columns: string;
-  /** The single-user read of the hot paths (read, login's rehash check): one fixed SQL text. */
+  /** The single-user read of the hot paths (read, modify): one fixed SQL text. */
   private readonly selectOne: string;
+  /** The column of each entity property. */
+  private readonly names: ReadonlyMap<string, string>;
 
   constructor(private readonly dataSource: DataSource) {
     this.columns = columnList(dataSource.getMetadata(UserEntity));
+    this.names = columnNames(dataSource.getMetadata(UserEntity));
     this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
   }
 
@@ -99,50 +114,66 @@ export class UsersRepository {
     };
   }
 
-  /** How many of `authIds` / `groupIds` are auths / groups of the app. */
-  async countLinkTargets(appToken: string, authIds: string[], groupIds: string[]): Promise<{ auths: number; groups: number }> {
-    const [row] = (await this.dataSource.query(
-      `SELECT (SELECT count(*) FROM "auths" WHERE "app_token" = $1 AND "auth_id" = ANY($2::varchar[]))::int AS "auths",
-              (SELECT count(*) FROM "auth_groups" WHERE "app_token" = $1 AND "group_id" = ANY($3::varchar[]))::int AS "groups"`,
-      [appToken, authIds, groupIds],
-    )) as { auths: number; groups: number }[];
-    return row!;
+  /**
+   * Inserts the user, its links and `event` in one statement. Fails with the unique violation
+   * of `users_pkey` (the login id exists) or `users_app_token_user_id_key` (the id is taken),
+   * or the foreign-key violation of a link (an auth's is raised before a group's).
+   */
+  async register(em: EntityManager, user: NewUser, links: UserLinks, event: AuditEventRow): Promise<void> {
+    const params: unknown[] = [user.appToken, user.userLoginId];
+    const columns = ['"app_token"', '"user_login_id"'];
+    const values = ['$1', '$2'];
+    for (const [property, value] of Object.entries(user)) {
+      if (property === 'appToken' || property === 'userLoginId' || value === undefined) continue;
+      params.push(value);
+      columns.push(`"${this.column(property)}"`);
+      values.push(`$${params.length}`);
+    }
+    const ctes = [
+      `"changed" AS (INSERT INTO "users" (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING 1)`,
+      ...linkCtes(params, links, false),
+      auditEventCte(params.length + 1, 'changed'),
+    ];
+    await em.query(`WITH ${ctes.join(',\n')} SELECT 1`, [...params, ...auditEventParams(event)]);
   }
 
-  async insert(em: EntityManager, user: UserFields & Pick<UserEntity, 'appToken' | 'userLoginId' | 'userId'>): Promise<void> {
-    await em.insert(UserEntity, user);
-  }
-
-  /** Sets `fields` and the update time; `false` when the user does not exist. */
-  async update(em: EntityManager, appToken: string, userLoginId: string, fields: UserFields): Promise<boolean> {
-    const result = await em.update(UserEntity, { appToken, userLoginId }, { ...fields, updateTime: () => 'now()' });
-    return result.affected !== 0;
-  }
-
-  /** Replaces the user's auth links (when `authIds` is given) and group links (when `groupIds` is). */
-  async replaceLinks(
+  /**
+   * Sets `fields` and the update time, replaces the links given and writes `event`, in one
+   * statement; `false` (and nothing written) when the user does not exist. Fails with the
+   * foreign-key violation of a link, like {@link register}.
+   */
+  async modify(
     em: EntityManager,
     appToken: string,
     userLoginId: string,
-    authIds: string[] | undefined,
-    groupIds: string[] | undefined,
-  ): Promise<void> {
-    if (authIds !== undefined) await em.delete(UserAuthLinkEntity, { appToken, userLoginId });
-    if (groupIds !== undefined) await em.delete(UserGroupLinkEntity, { appToken, userLoginId });
-    await this.insertLinks(em, appToken, userLoginId, authIds ?? [], groupIds ?? []);
+    fields: UserFields,
+    links: UserLinks,
+    event: AuditEventRow,
+  ): Promise<boolean> {
+    const params: unknown[] = [appToken, userLoginId];
+    const set: string[] = [];
+    for (const [property, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      params.push(value);
+      set.push(`"${this.column(property)}" = $${params.length}`);
+    }
+    set.push('"update_time" = now()');
+    const ctes = [
+      `"changed" AS (UPDATE "users" SET ${set.join(', ')} WHERE "app_token" = $1 AND "user_login_id" = $2 RETURNING 1)`,
+      ...linkCtes(params, links, true),
+      auditEventCte(params.length + 1, 'changed'),
+    ];
+    const [row] = (await em.query(`WITH ${ctes.join(',\n')} SELECT count(*)::int AS "n" FROM "changed"`, [
+      ...params,
+      ...auditEventParams(event),
+    ])) as { n: number }[];
+    return row!.n > 0;
   }
 
-  async insertLinks(em: EntityManager, appToken: string, userLoginId: string, authIds: string[], groupIds: string[]): Promise<void> {
-    if (authIds.length > 0)
-      await em.insert(
-        UserAuthLinkEntity,
-        authIds.map((authId) => ({ appToken, userLoginId, authId })),
-      );
-    if (groupIds.length > 0)
-      await em.insert(
-        UserGroupLinkEntity,
-        groupIds.map((groupId) => ({ appToken, userLoginId, groupId })),
-      );
+  private column(property: string): string {
+    const name = this.names.get(property);
+    if (name === undefined) throw new Error(`users: no column for ${property}`);
+    return name;
   }
 
   /** Stores `next` only if the hash is still `previous` (a concurrent password change wins). */
@@ -192,4 +223,37 @@ export class UsersRepository {
       return { total, rows };
     });
   }
+}
+
+/** The link tables of a user, by kind. */
+const LINKS = [
+  { kind: 'authIds', table: 'user_auth_links', column: 'auth_id', cte: 'auth_links' },
+  { kind: 'groupIds', table: 'user_group_links', column: 'group_id', cte: 'group_links' },
+] as const;
+
+/**
+ * The CTEs writing a user's links in the statement whose CTE `"changed"` writes the user
+ * (`$1` app token, `$2` login id), their lists appended to `params`. Nothing is written when
+ * the user's row was not. `replace`: the links of a kind given and not listed are deleted
+ * first, those listed and kept stay. The group links wait for the auth links, so that an
+ * unknown auth is the violation raised first.
+ */
+function linkCtes(params: unknown[], links: UserLinks, replace: boolean): string[] {
+  const ctes: string[] = [];
+  let after = '';
+  for (const { kind, table, column, cte } of LINKS) {
+    const ids = links[kind];
+    if (ids === undefined || (!replace && ids.length === 0)) continue;
+    params.push(ids);
+    const list = `$${params.length}::varchar[]`;
+    if (replace)
+      ctes.push(`"${cte}_gone" AS (DELETE FROM "${table}" WHERE "app_token" = $1 AND "user_login_id" = $2
+        AND "${column}" <> ALL(${list}) AND EXISTS (SELECT 1 FROM "changed"))`);
+    if (ids.length === 0) continue;
+    ctes.push(`"${cte}" AS (INSERT INTO "${table}" ("app_token", "user_login_id", "${column}")
+      SELECT $1, $2, "id" FROM unnest(${list}) AS "id" WHERE EXISTS (SELECT 1 FROM "changed")${after}
+      ${replace ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)`);
+    after = ` AND (SELECT count(*) FROM "${cte}") >= 0`;
+  }
+  return ctes;
 }

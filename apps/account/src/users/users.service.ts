@@ -43,35 +43,43 @@ export class UsersService {
     private readonly audit: AuditTrail,
   ) {}
 
-  /** Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists. */
+  /**
+   * Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists; 400
+   * 90100 when an auth or group of the lists is not one of the app's (the foreign keys of the
+   * links decide, in the same statement as the user and its audit event).
+   */
   async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
     // A domain user's password is the directory's (CONTRACT §9).
     if (dto.is_domain_user === '1' && dto.user_pwd !== undefined) throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
-    if (await this.users.exists(appToken, userLoginId)) throw new ApiException(AccountCodes.USER_EXISTS);
     const auths = parseIdList(dto.user_auths, 'user_auths');
     const groups = parseIdList(dto.user_auth_groups, 'user_auth_groups');
-    await this.assertReferencesExist(appToken, auths, groups);
+    // A password costs a hash: an existing login id is refused before one is made. Without
+    // one, the primary key alone decides (no extra round trip).
+    if (dto.user_pwd && (await this.users.exists(appToken, userLoginId))) throw new ApiException(AccountCodes.USER_EXISTS);
 
     const fields: UserFields = {
       ...this.fieldsOf(userLoginId, appToken, dto),
       isDomainUser: dto.is_domain_user ?? '0',
       userPwdHash: dto.user_pwd ? await this.hasher.hash(dto.user_pwd) : null,
     };
+    const event = this.audit.rowOf({
+      appToken,
+      action: 'create',
+      resourceType: 'user',
+      resourceId: userLoginId,
+      resultCode: AccountCodes.OK_CREATED.code,
+      changes: createdFields({ ...dto }),
+    });
     for (let attempt = 1; ; attempt++) {
       const userId = randomBytes(8).toString('hex');
       try {
-        await this.dataSource.transaction(async (manager) => {
-          await this.users.insert(manager, { ...fields, appToken, userLoginId, userId });
-          await this.users.insertLinks(manager, appToken, userLoginId, auths, groups);
-          await this.audit.record(manager, {
-            appToken,
-            action: 'create',
-            resourceType: 'user',
-            resourceId: userLoginId,
-            resultCode: AccountCodes.OK_CREATED.code,
-            changes: createdFields({ ...dto }),
-          });
-        });
+        // One statement, its own transaction: the user, its links and the event.
+        await this.users.register(
+          this.dataSource.manager,
+          { ...fields, appToken, userLoginId, userId },
+          { authIds: auths, groupIds: groups },
+          event,
+        );
         return userId;
       } catch (err) {
         // The primary key decides concurrent registrations: exactly one wins.
@@ -82,7 +90,10 @@ export class UsersService {
     }
   }
 
-  /** Partial modification: omitted fields keep their value. 404 20130 when the login id is unknown. */
+  /**
+   * Partial modification: omitted fields keep their value. 404 20130 when the login id is
+   * unknown; 400 90100 when an auth or group of the lists is not one of the app's.
+   */
   async modify(appToken: string, userLoginId: string, dto: ModifyUserDto): Promise<void> {
     const current = await this.users.findOne(appToken, userLoginId);
     if (!current) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
@@ -90,27 +101,33 @@ export class UsersService {
     if (dto.user_pwd === '') throw new InvalidParameterException('user_pwd', 'missing');
     const auths = dto.user_auths === undefined ? undefined : parseIdList(dto.user_auths, 'user_auths');
     const groups = dto.user_auth_groups === undefined ? undefined : parseIdList(dto.user_auth_groups, 'user_auth_groups');
-    await this.assertReferencesExist(appToken, auths ?? [], groups ?? []);
 
     const fields: UserFields = this.fieldsOf(userLoginId, appToken, dto);
     if (dto.user_pwd !== undefined) fields.userPwdHash = dto.user_pwd === '' ? null : await this.hasher.hash(dto.user_pwd);
+    const event = this.audit.rowOf({
+      appToken,
+      action: 'modify',
+      resourceType: 'user',
+      resourceId: userLoginId,
+      resultCode: AccountCodes.OK_CREATED.code,
+      changes: modifiedFields(this.previousFields(current), { ...dto }),
+    });
+    let modified: boolean;
     try {
-      await this.dataSource.transaction(async (manager) => {
-        if (!(await this.users.update(manager, appToken, userLoginId, fields)))
-          throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
-        await this.users.replaceLinks(manager, appToken, userLoginId, auths, groups);
-        await this.audit.record(manager, {
-          appToken,
-          action: 'modify',
-          resourceType: 'user',
-          resourceId: userLoginId,
-          resultCode: AccountCodes.OK_CREATED.code,
-          changes: modifiedFields(this.previousFields(current), { ...dto }),
-        });
-      });
+      // One statement, its own transaction: the row, the links given and the event.
+      modified = await this.users.modify(
+        this.dataSource.manager,
+        appToken,
+        userLoginId,
+        fields,
+        { authIds: auths, groupIds: groups },
+        event,
+      );
     } catch (err) {
       throw this.translateLinkError(err);
     }
+    // Removed since it was read: nothing was written.
+    if (!modified) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
   }
 
   /** One user, or 404 20301. */
@@ -182,14 +199,7 @@ export class UsersService {
     return fields;
   }
 
-  /** 400 90100 naming the field when an auth or group of the list is not one of this app's. */
-  private async assertReferencesExist(appToken: string, auths: string[], groups: string[]): Promise<void> {
-    if (auths.length === 0 && groups.length === 0) return;
-    const found = await this.users.countLinkTargets(appToken, auths, groups);
-    if (found.auths !== auths.length) throw new InvalidParameterException('user_auths', 'unknown item in');
-    if (found.groups !== groups.length) throw new InvalidParameterException('user_auth_groups', 'unknown item in');
-  }
-
+  /** 400 90100 naming the list whose item is not an auth / group of the app (a link's foreign key). */
   private translateLinkError(err: unknown): unknown {
     if (isForeignKeyViolation(err, 'user_auth_links_auth_fkey')) return new InvalidParameterException('user_auths', 'unknown item in');
     if (isForeignKeyViolation(err, 'user_group_links_group_fkey'))
