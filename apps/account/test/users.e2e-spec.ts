@@ -145,6 +145,7 @@ describe('users (interfaces 200-203)', () => {
       [{ ...NEW_USER, user_auths: 'U-B1' }, 'unknown item in user_auths'],
       [{ ...NEW_USER, user_auth_groups: 'NOPE' }, 'unknown item in user_auth_groups'],
       [{ ...NEW_USER, user_auth_groups: 'U-BG' }, 'unknown item in user_auth_groups'],
+      [{ ...NEW_USER, user_auths: 'NOPE', user_auth_groups: 'NOPE' }, 'unknown item in user_auths'],
     ])('refuses %j with 400 90100: %s', async (fields, message) => {
       const res = seen(await h.a.registerUser('refused', fields));
       expect(res.status).toBe(400);

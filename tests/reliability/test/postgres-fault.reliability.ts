@@ -114,7 +114,9 @@ describe('PostgreSQL fault under steady signed load', () => {
       8,
       async (w, i, request) => {
         const id = `kw${w}x${i}`;
-        await request('create', id, () => client.createAuth(id, { auth_name: `killed ${id}`, auth_state: '1' }));
+        // Auths (a transaction of several statements) and users (one statement: row and event).
+        if (i % 2 === 0) await request('create', id, () => client.createAuth(id, { auth_name: `killed ${id}`, auth_state: '1' }));
+        else await request('register', id, () => client.registerUser(id, { user_name: `killed ${id}`, user_type: 'C', is_domain_user: '1' }));
       },
       10,
     );
@@ -124,11 +126,16 @@ describe('PostgreSQL fault under steady signed load', () => {
     const db = new Client({ connectionString: pg.url });
     await db.connect();
     try {
-      const acknowledged = run.samples.filter((s) => s.op === 'create' && s.status === 201).length;
-      const unmatched = await unmatchedAudit(db, 'kw');
+      const acknowledged = run.samples.filter((s) => (s.op === 'create' || s.op === 'register') && s.status === 201).length;
+      const auths = await unmatchedAudit(db, 'kw');
+      const users = await unmatchedAudit(db, 'kw', USERS);
+      const unmatched = {
+        changesWithoutEvent: [...auths.changesWithoutEvent, ...users.changesWithoutEvent],
+        eventsWithoutChange: [...auths.eventsWithoutChange, ...users.eventsWithoutChange],
+      };
       figure(
         'postgres-fault',
-        'creates acknowledged before SIGKILL / changes and events unmatched',
+        'creates and registrations acknowledged before SIGKILL / changes and events unmatched',
         `${acknowledged} / ${unmatched.changesWithoutEvent.length + unmatched.eventsWithoutChange.length}`,
         '',
         'unmatched = 0',
@@ -141,17 +148,32 @@ describe('PostgreSQL fault under steady signed load', () => {
   });
 });
 
-/** Auths (ids starting with `prefix`) without their create event, and create events without their auth. */
-async function unmatchedAudit(db: Client, prefix: string): Promise<{ changesWithoutEvent: string[]; eventsWithoutChange: string[] }> {
+/** Where the records of one resource type live. */
+interface Resource {
+  type: string;
+  table: string;
+  id: string;
+}
+
+const AUTHS: Resource = { type: 'auth', table: 'auths', id: 'auth_id' };
+const USERS: Resource = { type: 'user', table: 'users', id: 'user_login_id' };
+
+/** Records (ids starting with `prefix`) without their create event, and create events without their record. */
+async function unmatchedAudit(
+  db: Client,
+  prefix: string,
+  resource: Resource = AUTHS,
+): Promise<{ changesWithoutEvent: string[]; eventsWithoutChange: string[] }> {
   const like = `${prefix}%`;
+  const { type, table, id } = resource;
   const changes = await db.query<{ id: string }>(
-    `SELECT a.auth_id AS id FROM auths a WHERE a.app_token = $1 AND a.auth_id LIKE $2 AND (SELECT count(*) FROM audit_events e
-       WHERE e.app_token = a.app_token AND e.resource_type = 'auth' AND e.action = 'create' AND e.resource_id = a.auth_id) <> 1`,
+    `SELECT a.${id} AS id FROM ${table} a WHERE a.app_token = $1 AND a.${id} LIKE $2 AND (SELECT count(*) FROM audit_events e
+       WHERE e.app_token = a.app_token AND e.resource_type = '${type}' AND e.action = 'create' AND e.resource_id = a.${id}) <> 1`,
     [APP_A.appToken, like],
   );
   const events = await db.query<{ id: string }>(
-    `SELECT e.resource_id AS id FROM audit_events e WHERE e.app_token = $1 AND e.resource_type = 'auth' AND e.resource_id LIKE $2
-       AND NOT EXISTS (SELECT 1 FROM auths a WHERE a.app_token = e.app_token AND a.auth_id = e.resource_id)`,
+    `SELECT e.resource_id AS id FROM audit_events e WHERE e.app_token = $1 AND e.resource_type = '${type}' AND e.resource_id LIKE $2
+       AND NOT EXISTS (SELECT 1 FROM ${table} a WHERE a.app_token = e.app_token AND a.${id} = e.resource_id)`,
     [APP_A.appToken, like],
   );
   return { changesWithoutEvent: changes.rows.map((r) => r.id), eventsWithoutChange: events.rows.map((r) => r.id) };
