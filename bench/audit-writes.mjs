@@ -23,6 +23,7 @@ const pg = appRequire('account')('pg');
 const dist = createRequire(join(root, 'apps/account/dist/main.js'));
 const { PiiCipher } = dist('./pii/pii-cipher.js');
 const { AuditTrail, modifiedFields } = dist('./audit/audit-trail.js');
+const { AuditEventsRepository } = dist('./audit/audit-events.repository.js');
 
 const APP = 'app-a0d17004';
 const database = `bench_audit_writes_${Date.now().toString(36)}`;
@@ -55,7 +56,8 @@ await pool.query(
 );
 
 const cipher = new PiiCipher([{ id: 'k1', key: Buffer.alloc(32, 7) }]);
-const trail = new AuditTrail();
+// The repository's writes run on the manager given (here a client), never on its own connection.
+const trail = new AuditTrail(new AuditEventsRepository(null));
 const UPDATE = `UPDATE users SET cert_id = $3, user_mobile = $4, update_time = now() WHERE app_token = $1 AND user_login_id = $2`;
 
 let n = 0;

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { maintainAuditPartitions } from '../src/audit/audit-partitions';
-import { AUDIT_ID_LOCK } from '../src/audit/audit-trail';
+import { AUDIT_ID_LOCK } from '../src/audit/audit-events.repository';
 import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth } from './support/fixtures';
 import { NEW_USER } from './support/user-fixtures';

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { closedObject, text } from '../common/account-openapi';
 import { AccountConfig } from '../config/account.config';
 import { formatTimestamp } from '../common/timestamp';
-import { AUDIT_ID_LOCK } from './audit-trail';
+import { AuditEventsRepository } from './audit-events.repository';
 import { AUDIT_PAGE_SIZE_DEFAULT, type ListAuditEventsQuery } from './dto/list-audit-events.query';
 
 /** An event as interface 207 answers it: every field a string. */
@@ -42,43 +41,31 @@ export interface AuditEventPage {
   nextEventId: string;
 }
 
-type Row = Omit<AuditEventView, 'event_time'> & { event_time: Date };
-
 /** Reads of the audit trail (interface 207), always within the caller's app. */
 @Injectable()
 export class AuditEventsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly events: AuditEventsRepository,
     @Inject(AccountConfig) private readonly config: AccountConfig,
   ) {}
 
   async page(appToken: string, query: ListAuditEventsQuery): Promise<AuditEventPage> {
     const pageSize = Number(query.page_size ?? AUDIT_PAGE_SIZE_DEFAULT);
-    const params: unknown[] = [appToken];
-    const where = ['"app_token" = $1'];
-    const filter = (condition: (param: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(condition(`$${params.length}`));
-    };
-    if (query.resource_type !== undefined) filter((p) => `"resource_type" = ${p}`, query.resource_type);
-    if (query.resource_id !== undefined) filter((p) => `"resource_id" = ${p}`, query.resource_id);
-    if (query.action !== undefined) filter((p) => `"action" = ${p}`, query.action);
-    if (query.operator !== undefined) filter((p) => `"operator" = ${p}`, query.operator);
-    if (query.after_event_id !== undefined) filter((p) => `"event_id" > ${p}::bigint`, query.after_event_id);
     const zone = this.config.TZ;
-    if (query.from_time !== undefined) filter((p) => `"event_time" >= (${p}::timestamp AT TIME ZONE '${zone}')`, query.from_time);
-    if (query.to_time !== undefined) filter((p) => `"event_time" < (${p}::timestamp AT TIME ZONE '${zone}')`, query.to_time);
-
-    // Exclusive on the id lock: every event id below the newest visible one is settled.
-    const rows = await this.dataSource.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_ID_LOCK})`);
-      return (await em.query(
-        `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
-                "operator", "request_id", "client_ip", "result_code", "changes"
-           FROM "audit_events" WHERE ${where.join(' AND ')} ORDER BY "audit_events"."event_id" ASC LIMIT ${pageSize + 1}`,
-        params,
-      )) as Row[];
-    });
+    const rows = await this.events.page(
+      appToken,
+      {
+        resourceType: query.resource_type,
+        resourceId: query.resource_id,
+        action: query.action,
+        operator: query.operator,
+        afterEventId: query.after_event_id,
+        fromTime: query.from_time,
+        toTime: query.to_time,
+      },
+      zone,
+      pageSize + 1,
+    );
     const more = rows.length > pageSize;
     if (more) rows.length = pageSize;
     return {

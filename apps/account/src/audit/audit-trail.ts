@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { type AuditEventRow, AuditEventsRepository } from './audit-events.repository';
 import { maskPii } from '../pii/pii-cipher';
 import { currentAuditOrigin } from './audit-origin';
 
@@ -20,13 +21,6 @@ export interface AuditEvent {
   changes?: AuditChanges;
 }
 
-/**
- * Writers hold this advisory lock shared from the moment an event id is drawn until their
- * transaction ends; a page read takes it exclusively, so it sees every event whose id it could
- * skip past already committed (or rolled back): the cursor returns each event exactly once.
- */
-export const AUDIT_ID_LOCK = 0x61756474; // 'audt'
-
 /** Fields shown masked in the trail (CONTRACT §10). */
 const MASKED = new Set(['cert_id', 'user_mobile']);
 /** Fields shown only as changed. */
@@ -38,24 +32,26 @@ const SECRET = new Set(['user_pwd']);
  */
 @Injectable()
 export class AuditTrail {
+  constructor(private readonly events: AuditEventsRepository) {}
+
   async record(em: EntityManager, event: AuditEvent): Promise<void> {
+    await this.events.insert(em, this.rowOf(event));
+  }
+
+  /** The stored row of `event`, with the origin of the current request. */
+  rowOf(event: AuditEvent): AuditEventRow {
     const origin = currentAuditOrigin();
-    await em.query(
-      `WITH "lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK}))
-       INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM "lock"`,
-      [
-        event.appToken,
-        event.action,
-        event.resourceType,
-        event.resourceId,
-        origin.operator,
-        origin.requestId,
-        origin.clientIp,
-        event.resultCode,
-        event.changes === undefined ? '' : JSON.stringify(event.changes),
-      ],
-    );
+    return {
+      appToken: event.appToken,
+      action: event.action,
+      resourceType: event.resourceType,
+      resourceId: event.resourceId,
+      operator: origin.operator,
+      requestId: origin.requestId,
+      clientIp: origin.clientIp,
+      resultCode: event.resultCode,
+      changes: event.changes === undefined ? '' : JSON.stringify(event.changes),
+    };
   }
 }
 

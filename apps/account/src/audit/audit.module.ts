@@ -1,5 +1,6 @@
 import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { AuditEventsController } from './audit-events.controller';
+import { AuditEventsRepository } from './audit-events.repository';
 import { AuditEventsService } from './audit-events.service';
 import { AuditOriginMiddleware } from './audit-origin';
 import { AuditPartitions } from './audit-partitions';
@@ -9,7 +10,7 @@ import { AuditTrail } from './audit-trail';
 @Global()
 @Module({
   controllers: [AuditEventsController],
-  providers: [AuditTrail, AuditEventsService, AuditPartitions],
+  providers: [AuditTrail, AuditEventsRepository, AuditEventsService, AuditPartitions],
   exports: [AuditTrail],
 })
 export class AuditModule implements NestModule {

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, Repository } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
-import { AuthEntity } from '../auths/auth.entity';
 import { parseIdList } from '../common/id-list';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
-import { AuthGroupAuthEntity } from './auth-group-auth.entity';
-import { AuthGroupEntity } from './auth-group.entity';
+import type { AuthGroupEntity } from './auth-group.entity';
+import { AuthGroupsRepository } from './auth-groups.repository';
 import { type GroupListItem, type GroupView, toAuthSummary, toGroupListItem } from './auth-group.view';
 import type { CreateGroupDto, GroupFieldsDto } from './dto/create-group.dto';
 import type { ListGroupsQuery } from './dto/list-groups.query';
@@ -25,7 +23,7 @@ const FIELD_COLUMNS = {
 export class AuthGroupsService {
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(AuthGroupEntity) private readonly groups: Repository<AuthGroupEntity>,
+    private readonly groups: AuthGroupsRepository,
     private readonly audit: AuditTrail,
   ) {}
 
@@ -39,7 +37,7 @@ export class AuthGroupsService {
           const value = dto[field as keyof GroupFieldsDto];
           if (value !== undefined) (values as Record<string, string>)[column] = value;
         }
-        await em.insert(AuthGroupEntity, values);
+        await this.groups.insert(em, values);
         await this.setMembers(em, appToken, groupId, authIds, AccountCodes.GROUP_AUTH_MISSING);
         await this.audit.record(em, {
           appToken,
@@ -62,26 +60,17 @@ export class AuthGroupsService {
     const authIds = dto.group_auths === undefined ? undefined : parseIdList(dto.group_auths, 'group_auths');
     try {
       await this.dataSource.transaction(async (em) => {
-        const current = await em
-          .createQueryBuilder(AuthGroupEntity, 'g')
-          .setLock('pessimistic_write')
-          .where('g.appToken = :appToken AND g.groupId = :groupId', { appToken, groupId })
-          .getOne();
+        const current = await this.groups.findForUpdate(em, appToken, groupId);
         if (!current) throw new ApiException(AccountCodes.GROUP_NOT_FOUND_ON_MODIFY);
-        const changes: Record<string, unknown> = { updateTime: () => 'now()' };
+        const changes: Record<string, unknown> = {};
         if (dto.group_name !== undefined) changes.groupName = dto.group_name;
         for (const [field, column] of Object.entries(FIELD_COLUMNS)) {
           const value = dto[field as keyof GroupFieldsDto];
           if (value !== undefined) changes[column] = value;
         }
-        await em
-          .createQueryBuilder()
-          .update(AuthGroupEntity)
-          .set(changes)
-          .where('app_token = :appToken AND group_id = :groupId', { appToken, groupId })
-          .execute();
+        await this.groups.update(em, appToken, groupId, changes);
         if (authIds !== undefined) {
-          await em.delete(AuthGroupAuthEntity, { appToken, groupId });
+          await this.groups.deleteMembers(em, appToken, groupId);
           await this.setMembers(em, appToken, groupId, authIds, AccountCodes.GROUP_AUTH_MISSING_ON_MODIFY);
         }
         await this.audit.record(em, {
@@ -101,23 +90,16 @@ export class AuthGroupsService {
 
   /** The groups named (all when none), in creation order; 10611 (200, count "0") when none. */
   async list(appToken: string, query: ListGroupsQuery): Promise<{ count: string; group_list: GroupListItem[] }> {
-    const ids = parseIdList(query.group_ids, 'group_ids');
-    const qb = this.groups.createQueryBuilder('g').where('g.appToken = :appToken', { appToken });
-    if (ids.length > 0) qb.andWhere('g.groupId = ANY(:ids)', { ids });
-    const rows = await qb.orderBy('g.groupSeqId', 'ASC').getMany();
+    const rows = await this.groups.list(appToken, parseIdList(query.group_ids, 'group_ids'));
     if (rows.length === 0) throw new ApiException(AccountCodes.GROUP_LIST_EMPTY, undefined, { count: '0', group_list: [] });
     return { count: String(rows.length), group_list: rows.map(toGroupListItem) };
   }
 
   /** One group with the detail of its auths, in the order of group_auths; 10701 (404) when it does not exist. */
   async get(appToken: string, groupId: string): Promise<GroupView> {
-    const group = await this.groups.findOneBy({ appToken, groupId });
+    const group = await this.groups.findOne(appToken, groupId);
     if (!group) throw new ApiException(AccountCodes.GROUP_NOT_FOUND);
-    const auths = await this.groups.manager
-      .createQueryBuilder(AuthEntity, 'a')
-      .innerJoin(AuthGroupAuthEntity, 'm', 'm.appToken = a.appToken AND m.authId = a.authId')
-      .where('m.appToken = :appToken AND m.groupId = :groupId', { appToken, groupId })
-      .getMany();
+    const auths = await this.groups.authsOf(appToken, groupId);
     const order = parseIdList(group.groupAuths ?? '', 'group_auths', true);
     auths.sort((x, y) => order.indexOf(x.authId) - order.indexOf(y.authId));
     return { ...toGroupListItem(group), group_auth_detail: auths.map(toAuthSummary) };
@@ -125,14 +107,8 @@ export class AuthGroupsService {
 
   /** Records the group's auths, refusing with `missing` when one is not an auth of the app. */
   private async setMembers(em: EntityManager, appToken: string, groupId: string, authIds: string[], missing: ResultCode): Promise<void> {
-    if (authIds.length === 0) return;
-    const inserted = (await em.query(
-      `INSERT INTO auth_group_auths (app_token, group_id, auth_id)
-       SELECT $1::varchar, $2::varchar, a.auth_id FROM auths a WHERE a.app_token = $1 AND a.auth_id = ANY($3::varchar[])
-       RETURNING auth_id`,
-      [appToken, groupId, authIds],
-    )) as unknown[];
-    if (inserted.length !== authIds.length) throw new ApiException(missing);
+    const linked = await this.groups.insertMembers(em, appToken, groupId, authIds);
+    if (linked !== authIds.length) throw new ApiException(missing);
   }
 }
 

@@ -9,6 +9,7 @@ import { DirectoryService } from '../directory/directory.service';
 import { type AuditAction, AuditTrail } from '../audit/audit-trail';
 import { PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
+import { type LoginRow, UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import type { UserView } from '../users/user.view';
 import type { LoginDto } from './dto/login.dto';
@@ -39,17 +40,15 @@ const BUSY_RETRY_MS = { first: 5, max: 100 };
 @Injectable()
 export class LoginService {
   private readonly logger = new Logger(LoginService.name);
-  /**
-   * The claim and the user in one round trip: PostgreSQL's CPU is the argon2 hashes' CPU on
-   * a shared host.
-   */
-  private readonly readSql: string;
+  /** The claim and the user in one round trip (`UsersRepository.loginReader`). */
+  private readonly read: (appToken: string, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow>;
   /** Turns of the attempts of one login id in this instance. */
   private readonly gate: AttemptGate;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly usersService: UsersService,
+    users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly lockout: LoginLockout,
     private readonly directory: DirectoryService,
@@ -58,20 +57,12 @@ export class LoginService {
     private readonly audit: AuditTrail,
   ) {
     this.gate = new AttemptGate(config.LOGIN_MAX_FAILURES);
-    this.readSql = `WITH ${lockout.claimCte()}
-      SELECT ${usersService.columnList('u')}, "claim"."at" AS "__claim_at", ${lockout.lockedSql('l')} AS "__locked"
-      FROM (VALUES (1)) AS "one" ("x")
-      LEFT JOIN "users" "u" ON "u"."app_token" = $1 AND "u"."user_login_id" = $2
-      LEFT JOIN "claim" ON true`;
+    this.read = users.loginReader({ cte: lockout.claimCte(), locked: lockout.lockedSql('l') });
   }
 
   private async claimAndRead(appToken: string, userLoginId: string): Promise<LoginRead> {
-    const [row] = (await this.dataSource.query(this.readSql, [appToken, userLoginId, ...this.lockout.claimParams()])) as (UserEntity & {
-      __claim_at: string | null;
-      __locked: boolean;
-    })[];
-    const { __claim_at: at, __locked: locked, ...user } = row!;
-    return { user: user.userLoginId === null ? null : user, claim: at !== null ? { at } : locked ? 'locked' : 'busy' };
+    const { user, claimAt, locked } = await this.read(appToken, userLoginId, this.lockout.claimParams());
+    return { user, claim: claimAt !== null ? { at: claimAt } : locked ? 'locked' : 'busy' };
   }
 
   /**

@@ -1,21 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
 import { PiiCipher, PiiDecryptError, type PiiField } from '../pii/pii-cipher';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
-import { AuthEntity } from '../auths/auth.entity';
-import { AuthGroupEntity } from '../auth-groups/auth-group.entity';
 import type { ListUsersQuery } from './dto/list-users.query';
 import { PAGE_SIZE_DEFAULT } from './dto/list-users.query';
 import type { ModifyUserDto } from './dto/modify-user.dto';
 import type { RegisterUserDto } from './dto/register-user.dto';
 import { PasswordHasher } from './password-hasher';
-import { UserAuthLinkEntity, UserGroupLinkEntity } from './user-links.entity';
-import { UserEntity } from './user.entity';
+import type { UserEntity } from './user.entity';
+import { type UserFields, UsersRepository } from './users.repository';
 import { type UserView, toUserView } from './user.view';
 
 /** Most login ids one list query may name. */
@@ -29,9 +26,6 @@ export interface UserPage {
   users: UserView[];
 }
 
-/** Fields a registration or modification may set, keyed by entity property. */
-type UserFields = Partial<Omit<UserEntity, 'appToken' | 'userLoginId' | 'userSeqId' | 'userId' | 'createTime' | 'updateTime'>>;
-
 /**
  * Users of an app (interfaces 200-203). Every query is scoped to the calling app: another
  * app's users do not exist here (CONTRACT §5).
@@ -41,30 +35,19 @@ const DOMAIN_USER_PWD = 'domain user takes no';
 
 @Injectable()
 export class UsersService {
-  /**
-   * The single-user read of the hot paths (read, login) as one fixed SQL text whose columns
-   * come back under the entity's property names: no query building nor hydration per request.
-   */
-  private readonly selectOne: string;
-  /** Every column under its entity property name. */
-  private readonly columns: string;
-
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly pii: PiiCipher,
     private readonly audit: AuditTrail,
-  ) {
-    this.columns = this.columnList();
-    this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
-  }
+  ) {}
 
   /** Registers a user; returns the `user_id` assigned. 409 20020 when the login id exists. */
   async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
     // A domain user's password is the directory's (CONTRACT §9).
     if (dto.is_domain_user === '1' && dto.user_pwd !== undefined) throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
-    if (await this.users.existsBy({ appToken, userLoginId })) throw new ApiException(AccountCodes.USER_EXISTS);
+    if (await this.users.exists(appToken, userLoginId)) throw new ApiException(AccountCodes.USER_EXISTS);
     const auths = parseIdList(dto.user_auths, 'user_auths');
     const groups = parseIdList(dto.user_auth_groups, 'user_auth_groups');
     await this.assertReferencesExist(appToken, auths, groups);
@@ -78,8 +61,8 @@ export class UsersService {
       const userId = randomBytes(8).toString('hex');
       try {
         await this.dataSource.transaction(async (manager) => {
-          await manager.insert(UserEntity, { ...fields, appToken, userLoginId, userId });
-          await this.writeLinks(manager, appToken, userLoginId, auths, groups);
+          await this.users.insert(manager, { ...fields, appToken, userLoginId, userId });
+          await this.users.insertLinks(manager, appToken, userLoginId, auths, groups);
           await this.audit.record(manager, {
             appToken,
             action: 'create',
@@ -101,7 +84,7 @@ export class UsersService {
 
   /** Partial modification: omitted fields keep their value. 404 20130 when the login id is unknown. */
   async modify(appToken: string, userLoginId: string, dto: ModifyUserDto): Promise<void> {
-    const current = await this.users.findOneBy({ appToken, userLoginId });
+    const current = await this.users.findOne(appToken, userLoginId);
     if (!current) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
     if (dto.user_pwd !== undefined && current.isDomainUser === '1') throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
     if (dto.user_pwd === '') throw new InvalidParameterException('user_pwd', 'missing');
@@ -113,11 +96,9 @@ export class UsersService {
     if (dto.user_pwd !== undefined) fields.userPwdHash = dto.user_pwd === '' ? null : await this.hasher.hash(dto.user_pwd);
     try {
       await this.dataSource.transaction(async (manager) => {
-        const result = await manager.update(UserEntity, { appToken, userLoginId }, { ...fields, updateTime: () => 'now()' });
-        if (result.affected === 0) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
-        if (auths !== undefined) await manager.delete(UserAuthLinkEntity, { appToken, userLoginId });
-        if (groups !== undefined) await manager.delete(UserGroupLinkEntity, { appToken, userLoginId });
-        await this.writeLinks(manager, appToken, userLoginId, auths ?? [], groups ?? []);
+        if (!(await this.users.update(manager, appToken, userLoginId, fields)))
+          throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
+        await this.users.replaceLinks(manager, appToken, userLoginId, auths, groups);
         await this.audit.record(manager, {
           appToken,
           action: 'modify',
@@ -134,7 +115,7 @@ export class UsersService {
 
   /** One user, or 404 20301. */
   async get(appToken: string, userLoginId: string): Promise<UserView> {
-    const user = await this.findOne(appToken, userLoginId);
+    const user = await this.users.findOne(appToken, userLoginId);
     if (!user) throw new ApiException(AccountCodes.USER_NOT_FOUND);
     return this.view(user);
   }
@@ -164,73 +145,21 @@ export class UsersService {
     });
   }
 
-  /** Every column of `users` (of the table aliased `alias`, if given) under its entity property name. */
-  columnList(alias?: string): string {
-    const table = alias === undefined ? '' : `"${alias}".`;
-    return this.dataSource
-      .getMetadata(UserEntity)
-      .columns.map((c) => `${table}"${c.databaseName}" AS "${c.propertyName}"`)
-      .join(', ');
-  }
-
-  private async findOne(appToken: string, userLoginId: string): Promise<UserEntity | null> {
-    const rows = (await this.dataSource.query(this.selectOne, [appToken, userLoginId])) as UserEntity[];
-    return rows[0] ?? null;
-  }
-
   /** Stores a new hash of the same password (rehash after a parameter change). */
   async replacePasswordHash(appToken: string, userLoginId: string, previous: string, next: string): Promise<void> {
     // Only if the hash is still the one verified: a concurrent password change wins.
-    await this.users.update({ appToken, userLoginId, userPwdHash: previous }, { userPwdHash: next });
+    await this.users.replacePasswordHash(appToken, userLoginId, previous, next);
   }
 
-  /**
-   * A page of users in creation order, and the number of matches in all pages, read in one
-   * snapshot. Unfiltered, the count is the app's counter row; the page is found on the
-   * (app_token, [org_id,] user_seq_id) index alone, from whichever end is nearer, then only
-   * its rows are read.
-   */
+  /** A page of users in creation order, and the number of matches in all pages (`UsersRepository.page`). */
   async list(appToken: string, query: ListUsersQuery): Promise<UserPage> {
     const pageNumber = Number(query.page_number ?? 1);
     const pageSize = Number(query.page_size ?? PAGE_SIZE_DEFAULT);
     const loginIds = parseIdList(query.user_login_ids, 'user_login_ids');
     if (loginIds.length > LIST_LOGIN_IDS_MAX) throw new InvalidParameterException('user_login_ids', 'too many in');
 
-    const conditions = ['"app_token" = $1'];
-    const params: unknown[] = [appToken];
-    if (query.org_id !== undefined) {
-      params.push(query.org_id);
-      conditions.push(`"org_id" = $${params.length}`);
-    }
-    if (loginIds.length > 0) {
-      params.push(loginIds);
-      conditions.push(`"user_login_id" = ANY($${params.length})`);
-    }
-    const where = conditions.join(' AND ');
-    const filtered = params.length > 1;
-
-    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      const [counted] = (await (filtered
-        ? manager.query(`SELECT count(*) AS "total" FROM "users" WHERE ${where}`, params)
-        : manager.query(`SELECT "total" FROM "user_counts" WHERE "app_token" = $1`, params))) as { total: string }[];
-      const total = Number(counted?.total ?? 0);
-      const offset = (pageNumber - 1) * pageSize;
-      if (offset >= total) return { total, users: [] };
-
-      const size = Math.min(pageSize, total - offset);
-      // A page in the second half is found scanning back from the newest user.
-      const backwards = offset > total / 2;
-      // The page's keys from the index alone, then only their rows: one statement, rows already
-      // shaped as entities.
-      const rows = (await manager.query(
-        `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_seq_id" IN (
-           SELECT "user_seq_id" FROM "users" WHERE ${where}
-            ORDER BY "user_seq_id" ${backwards ? 'DESC' : 'ASC'} LIMIT ${size} OFFSET ${backwards ? total - offset - size : offset})
-          ORDER BY "user_seq_id" ASC`,
-        params,
-      )) as UserEntity[];
-      return { total, users: rows.map((row) => this.view(row)) };
-    });
+    const { total, rows } = await this.users.page(appToken, { orgId: query.org_id, loginIds }, (pageNumber - 1) * pageSize, pageSize);
+    return { total, users: rows.map((row) => this.view(row)) };
   }
 
   /** The entity values of the form's fields, personal data encrypted for this (app, login id). */
@@ -255,33 +184,10 @@ export class UsersService {
 
   /** 400 90100 naming the field when an auth or group of the list is not one of this app's. */
   private async assertReferencesExist(appToken: string, auths: string[], groups: string[]): Promise<void> {
-    if (auths.length > 0) {
-      const found = await this.dataSource.getRepository(AuthEntity).countBy({ appToken, authId: In(auths) });
-      if (found !== auths.length) throw new InvalidParameterException('user_auths', 'unknown item in');
-    }
-    if (groups.length > 0) {
-      const found = await this.dataSource.getRepository(AuthGroupEntity).countBy({ appToken, groupId: In(groups) });
-      if (found !== groups.length) throw new InvalidParameterException('user_auth_groups', 'unknown item in');
-    }
-  }
-
-  private async writeLinks(
-    manager: EntityManager,
-    appToken: string,
-    userLoginId: string,
-    auths: string[],
-    groups: string[],
-  ): Promise<void> {
-    if (auths.length > 0)
-      await manager.insert(
-        UserAuthLinkEntity,
-        auths.map((authId) => ({ appToken, userLoginId, authId })),
-      );
-    if (groups.length > 0)
-      await manager.insert(
-        UserGroupLinkEntity,
-        groups.map((groupId) => ({ appToken, userLoginId, groupId })),
-      );
+    if (auths.length === 0 && groups.length === 0) return;
+    const found = await this.users.countLinkTargets(appToken, auths, groups);
+    if (found.auths !== auths.length) throw new InvalidParameterException('user_auths', 'unknown item in');
+    if (found.groups !== groups.length) throw new InvalidParameterException('user_auth_groups', 'unknown item in');
   }
 
   private translateLinkError(err: unknown): unknown {
