@@ -8,6 +8,7 @@ import { UsersPage } from './pages/users-page';
 import {
   type ConsoleConfig,
   type Credentials,
+  type PageProps,
   type Session,
   clearCredentials,
   loadConfig,
@@ -22,13 +23,6 @@ type PageName = (typeof PAGES)[number];
 function pageOfHash(): PageName {
   const name = decodeURIComponent(window.location.hash.replace(/^#\/?/, ''));
   return PAGES.find((p) => p.toLowerCase() === name.toLowerCase()) ?? 'Permissions';
-}
-
-/** Props every page gets: the signed clients, and what to do when the service answers 401. */
-export interface PageProps {
-  session: Session;
-  /** The credentials were refused: back to Connect, with the service's message. */
-  unauthorized: (message: string) => void;
 }
 
 export function App() {

@@ -69,3 +69,10 @@ export function outcomeOf(res: ApiResponse<unknown>): Outcome {
     message: String(body.response_message ?? body.resultDesc ?? ''),
   };
 }
+
+/** Props every page gets: the signed clients, and what to do when the service answers 401. */
+export interface PageProps {
+  session: Session;
+  /** The credentials were refused: back to Connect, with the service's message. */
+  unauthorized: (message: string) => void;
+}

@@ -30,7 +30,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { SENSITIVE_FIELDS, redactText } from './redact';
-import type { SamplerSetting, ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing';
+import type { SamplerSetting, ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing-types';
 
 /** Probes and scrapes: no trace. */
 const UNTRACED_PATHS = ['/health/', '/metrics'];

@@ -1,3 +1,4 @@
 export * from './openapi-responses';
 export * from './process';
 export * from './otlp-receiver';
+export * from './import-graph';

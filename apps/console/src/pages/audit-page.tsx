@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AuditEvent } from '@geoaccount/client';
-import type { PageProps } from '../app';
 import { Choice, Field, Result, SearchForm, Section, filled, guard } from '../components';
-import { type Outcome, outcomeOf } from '../session';
+import { type Outcome, type PageProps, outcomeOf } from '../session';
 
 const FILTERS = { resource_type: '', resource_id: '', action: '', operator: '', from_time: '', to_time: '', page_size: '20' };
 

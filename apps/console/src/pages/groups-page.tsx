@@ -1,8 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { AuthListItem, GroupListItem } from '@geoaccount/client';
-import type { PageProps } from '../app';
 import { Choice, useEditor, DataTable, EditorButtons, Field, Result, Section, filled, guard } from '../components';
-import { type Outcome, outcomeOf } from '../session';
+import { type Outcome, type PageProps, outcomeOf } from '../session';
 import { AuthTree } from './auth-tree';
 
 const EMPTY = { group_id: '', group_name: '', group_desc: '', group_type: '', group_state: '1', group_auths: '' };

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import type { LbsResult } from '@geoaccount/client';
-import type { PageProps } from '../app';
 import { Field, Result, Section, guard } from '../components';
 import { ChinaMap, type MapPoint } from '../map/china-map';
-import { type Outcome, outcomeOf } from '../session';
+import { type Outcome, type PageProps, outcomeOf } from '../session';
 
 /** What one location call answered, field by field, with where the answer came from. */
 function Answer({ answer }: { answer?: LbsResult }) {

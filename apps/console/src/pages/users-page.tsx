@@ -1,8 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { AuthSummary, User } from '@geoaccount/client';
-import type { PageProps } from '../app';
 import { Choice, useEditor, EditorButtons, SearchForm, DataTable, Field, Result, Section, filled, guard } from '../components';
-import { type Outcome, outcomeOf } from '../session';
+import { type Outcome, type PageProps, outcomeOf } from '../session';
 
 const EMPTY = {
   user_login_id: '',
