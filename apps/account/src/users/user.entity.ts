@@ -7,8 +7,8 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
  */
 @Entity('users')
 @Unique('users_app_token_user_id_key', ['appToken', 'userId'])
-@Index('users_app_token_user_seq_id_idx', ['appToken', 'userSeqId'])
-@Index('users_app_token_org_id_idx', ['appToken', 'orgId', 'userSeqId'])
+@Index('users_app_token_app_ord_idx', ['appToken', 'appOrd'])
+@Index('users_app_token_org_id_org_ord_idx', ['appToken', 'orgId', 'orgOrd'])
 export class UserEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'users_pkey' })
   appToken!: string;
@@ -16,9 +16,20 @@ export class UserEntity {
   @PrimaryColumn({ name: 'user_login_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'users_pkey' })
   userLoginId!: string;
 
-  /** Creation order (internal): the stable order of the users list. */
+  /** Creation order (internal). */
   @Column({ name: 'user_seq_id', type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS', update: false })
   userSeqId!: string;
+
+  /**
+   * Position in the app, 1, 2, 3... in registration order, dense: the users list's order and
+   * its pages' index range. Numbered by the database (migration `UserOrdinals1767226200000`).
+   */
+  @Column({ name: 'app_ord', type: 'bigint', insert: false, update: false })
+  appOrd!: string;
+
+  /** Position among the app's users of the same `org_id`, dense; `null` without an org. Numbered by the database. */
+  @Column({ name: 'org_ord', type: 'bigint', nullable: true, insert: false, update: false })
+  orgOrd!: string | null;
 
   /** Assigned by the service, unique per app. */
   @Column({ name: 'user_id', type: 'varchar', length: 16 })

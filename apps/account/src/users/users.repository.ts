@@ -66,6 +66,9 @@ export class UsersRepository {
   private readonly columns: string;
   /** The single-user read of the hot paths (read, modify): one fixed SQL text. */
   private readonly selectOne: string;
+  /** A page of the app's users (`$2 < app_ord <= $3`) and of an org's (`$3 < org_ord <= $4`): index ranges. */
+  private readonly appPageSql: string;
+  private readonly orgPageSql: string;
   /** The column of each entity property. */
   private readonly names: ReadonlyMap<string, string>;
 
@@ -73,6 +76,8 @@ export class UsersRepository {
     this.columns = columnList(dataSource.getMetadata(UserEntity));
     this.names = columnNames(dataSource.getMetadata(UserEntity));
     this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
+    this.appPageSql = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "app_ord" > $2 AND "app_ord" <= $3 ORDER BY "app_ord"`;
+    this.orgPageSql = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "org_id" = $2 AND "org_ord" > $3 AND "org_ord" <= $4 ORDER BY "org_ord"`;
   }
 
   async findOne(appToken: string, userLoginId: string): Promise<UserEntity | null> {
@@ -158,8 +163,13 @@ export class UsersRepository {
       set.push(`"${this.column(property)}" = $${params.length}`);
     }
     set.push('"update_time" = now()');
+    // A change of org renumbers the positions of the org's other users (migration
+    // UserOrdinals1767226200000): the app's moves take turns, waiting before the user's row is
+    // locked, so two moves never each hold a row the other shifts.
+    const move = fields.orgId !== undefined;
     const ctes = [
-      `"changed" AS (UPDATE "users" SET ${set.join(', ')} WHERE "app_token" = $1 AND "user_login_id" = $2 RETURNING 1)`,
+      ...(move ? [`"org_move" AS (SELECT pg_advisory_xact_lock(hashtextextended('users-org:' || $1, 0)))`] : []),
+      `"changed" AS (UPDATE "users" SET ${set.join(', ')}${move ? ' FROM "org_move"' : ''} WHERE "app_token" = $1 AND "user_login_id" = $2 RETURNING 1)`,
       ...linkCtes(params, links, true),
       auditEventCte(params.length + 1, 'changed'),
     ];
@@ -182,46 +192,41 @@ export class UsersRepository {
   }
 
   /**
-   * The users page: the page of `pageSize` users at `offset` in creation order, and the number
-   * of matches in all pages, read in one snapshot. Unfiltered, the count is the app's counter
-   * row; the page is found on the (app_token, [org_id,] user_seq_id) index alone, from
-   * whichever end is nearer, then only its rows are read.
+   * The users page: the `pageSize` users after the first `offset` in registration order, and
+   * the number of matches in all pages, read in one snapshot. Without a login-id list, the
+   * page is an index range of the users' dense positions (`app_ord` in the app, `org_ord` in
+   * an org) and the count a counter row: the same work for any page of any size of app. With a
+   * list (at most 1,000 ids, the service checks), its users are counted and skipped.
    */
   async page(appToken: string, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
-    const conditions = ['"app_token" = $1'];
-    const params: unknown[] = [appToken];
-    if (filter.orgId !== undefined) {
-      params.push(filter.orgId);
-      conditions.push(`"org_id" = $${params.length}`);
-    }
-    if (filter.loginIds.length > 0) {
-      params.push(filter.loginIds);
-      conditions.push(`"user_login_id" = ANY($${params.length})`);
-    }
-    const where = conditions.join(' AND ');
-    const filtered = params.length > 1;
-
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      const [counted] = (await (filtered
-        ? manager.query(`SELECT count(*) AS "total" FROM "users" WHERE ${where}`, params)
-        : manager.query(`SELECT "total" FROM "user_counts" WHERE "app_token" = $1`, params))) as { total: string }[];
+      if (filter.loginIds.length > 0) return this.listedPage(manager, appToken, filter, offset, pageSize);
+      const org = filter.orgId !== undefined;
+      const [counted] = (await (org
+        ? manager.query(`SELECT "total" FROM "user_org_counts" WHERE "app_token" = $1 AND "org_id" = $2`, [appToken, filter.orgId])
+        : manager.query(`SELECT "total" FROM "user_counts" WHERE "app_token" = $1`, [appToken]))) as { total: string }[];
       const total = Number(counted?.total ?? 0);
       if (offset >= total) return { total, rows: [] };
-
-      const size = Math.min(pageSize, total - offset);
-      // A page in the second half is found scanning back from the newest user.
-      const backwards = offset > total / 2;
-      // The page's keys from the index alone, then only their rows: one statement, rows already
-      // shaped as entities.
-      const rows = (await manager.query(
-        `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_seq_id" IN (
-           SELECT "user_seq_id" FROM "users" WHERE ${where}
-            ORDER BY "user_seq_id" ${backwards ? 'DESC' : 'ASC'} LIMIT ${size} OFFSET ${backwards ? total - offset - size : offset})
-          ORDER BY "user_seq_id" ASC`,
-        params,
-      )) as UserEntity[];
+      const rows = (await (org
+        ? manager.query(this.orgPageSql, [appToken, filter.orgId, offset, offset + pageSize])
+        : manager.query(this.appPageSql, [appToken, offset, offset + pageSize]))) as UserEntity[];
       return { total, rows };
     });
+  }
+
+  /** A page among the users of a login-id list (and the org, if given), counted and skipped. */
+  private async listedPage(manager: EntityManager, appToken: string, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
+    const params: unknown[] = [appToken, filter.loginIds];
+    let where = `"app_token" = $1 AND "user_login_id" = ANY($2)`;
+    if (filter.orgId !== undefined) {
+      params.push(filter.orgId);
+      where += ` AND "org_id" = $3`;
+    }
+    const [counted] = (await manager.query(`SELECT count(*) AS "total" FROM "users" WHERE ${where}`, params)) as { total: string }[];
+    const total = Number(counted?.total ?? 0);
+    if (offset >= total) return { total, rows: [] };
+    const rows = (await manager.query(`SELECT ${this.columns} FROM "users" WHERE ${where} ORDER BY "app_ord" LIMIT ${pageSize} OFFSET ${offset}`, params)) as UserEntity[];
+    return { total, rows };
   }
 }
 

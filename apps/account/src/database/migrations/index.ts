@@ -4,6 +4,7 @@ import { LoginFailuresUnlogged1767225800000 } from './1767225800000-login-failur
 import { AuthSeqPerApp1767225900000 } from './1767225900000-auth-seq-per-app';
 import { AuditEvents1767226000000 } from './1767226000000-audit-events';
 import { PiiAtRest1767226100000 } from './1767226100000-pii-at-rest';
+import { UserOrdinals1767226200000 } from './1767226200000-user-ordinals';
 
 /**
  * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   AuthSeqPerApp1767225900000,
   AuditEvents1767226000000,
   PiiAtRest1767226100000,
+  UserOrdinals1767226200000,
 ];
