@@ -4,45 +4,21 @@
 // three monthly partitions the service keeps ahead, starts the compiled account service on it,
 // then asks 200 pages of 100 per filter, each from a random cursor, through the SDK (signed,
 // as a client would) and prints p50 / p99 per filter. Never fails on timing.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { appRequire, freePort, root, sleep, withDatabase } from './lib/common.mjs';
+import { accountClientClass, accountService, pg, scratchDatabase, timed } from './lib/scale.mjs';
 
 const N = Number(process.env.AUDIT_EVENTS ?? 10_000_000);
 const PAGES = Number(process.env.AUDIT_PAGES ?? 200);
 const APPS = 20;
-const server = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const pg = appRequire('account')('pg');
-const { AccountClient } = await import(pathToFileURL(join(root, 'libs/client/dist/index.mjs')).href);
+const AccountClient = await accountClientClass();
 
 const app = { appToken: 'app-a0d17003', secret: 'audit-scale-secret-0123', aesKey: 'audit-scale', aesMode: 'gcm' };
-const database = `bench_audit_${Date.now().toString(36)}`;
-const admin = new pg.Client({ connectionString: server });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${database}`);
-await admin.end();
-const url = withDatabase(server, database);
-
-const port = await freePort();
-const start = () =>
-  spawn(process.execPath, [join(root, 'apps/account/dist/main.js')], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', APP_CREDENTIALS: JSON.stringify([app]), RATE_LIMIT_PER_MINUTE: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-async function ready() {
-  for (let i = 0; i < 600; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false)) return;
-    await sleep(100);
-  }
-  throw new Error('account did not become ready');
-}
+const database = await scratchDatabase('bench_audit');
+const url = database.url;
+const service = await accountService(url, app);
 
 // The schema and the partitions come from the service itself (migrations at start).
-let service = start();
-await ready();
-service.kill('SIGTERM');
-await new Promise((r) => service.once('exit', r));
+await service.start();
+await service.stop();
 
 const db = new pg.Client({ connectionString: url });
 await db.connect();
@@ -70,9 +46,8 @@ const { rows: parts } = await db.query(`SELECT count(*)::int AS n FROM pg_inheri
 const [{ max }] = (await db.query(`SELECT max(event_id)::bigint AS max FROM audit_events`)).rows;
 await db.end();
 
-service = start();
-await ready();
-const client = new AccountClient({ baseUrl: `http://127.0.0.1:${port}`, ...app, retries: 0 });
+await service.start();
+const client = new AccountClient({ baseUrl: service.baseUrl, ...app, retries: 0 });
 const filters = {
   'action=login_failed': { action: 'login_failed' },
   'operator=op3': { operator: 'op3' },
@@ -81,26 +56,17 @@ const filters = {
 };
 const rows = [];
 for (const [name, filter] of Object.entries(filters)) {
-  const ms = [];
   let events = 0;
-  for (let i = 0; i < PAGES; i++) {
+  const { p50, p99 } = await timed(PAGES, async () => {
     const after = String(Math.floor(Math.random() * Number(max) * 0.95));
-    const t = performance.now();
     const res = await client.auditEvents({ ...filter, after_event_id: after, page_size: '100' });
-    ms.push(performance.now() - t);
     if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     events += Number(res.body.count);
-  }
-  ms.sort((a, b) => a - b);
-  const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))].toFixed(1);
-  rows.push({ filter: name, 'events/page': (events / PAGES).toFixed(0), 'p50 ms': q(0.5), 'p99 ms': q(0.99), target: 'p99 < 50 ms', met: Number(q(0.99)) < 50 ? 'yes' : 'NO' });
+  });
+  rows.push({ filter: name, 'events/page': (events / PAGES).toFixed(0), 'p50 ms': p50.toFixed(1), 'p99 ms': p99.toFixed(1), target: 'p99 < 50 ms', met: p99 < 50 ? 'yes' : 'NO' });
 }
-service.kill('SIGTERM');
-await new Promise((r) => service.once('exit', r));
+await service.stop();
 
 console.log(`\naudit page at ${N.toLocaleString('en-US')} events (${APPS} apps, ${parts[0].n} monthly partitions); seeded in ${seedSeconds.toFixed(0)} s; ${PAGES} pages of 100 per filter from random cursors, signed HTTP through the SDK`);
 console.table(rows);
-const cleanup = new pg.Client({ connectionString: server });
-await cleanup.connect();
-await cleanup.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-await cleanup.end();
+await database.drop();
