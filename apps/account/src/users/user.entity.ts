@@ -7,6 +7,9 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
  */
 @Entity('users')
 @Unique('users_app_token_user_id_key', ['appToken', 'userId'])
+// The creation-order indexes of the previous version's pages (dropped in a later release).
+@Index('users_app_token_user_seq_id_idx', ['appToken', 'userSeqId'])
+@Index('users_app_token_org_id_idx', ['appToken', 'orgId', 'userSeqId'])
 @Index('users_app_token_app_ord_idx', ['appToken', 'appOrd'])
 @Index('users_app_token_org_id_org_ord_idx', ['appToken', 'orgId', 'orgOrd'])
 export class UserEntity {

@@ -125,9 +125,8 @@ export class UserOrdinals1767226200000 implements MigrationInterface {
         REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "users_number_deleted"()`);
 
     await q.query(`ALTER TABLE "users" ALTER COLUMN "app_ord" SET NOT NULL`);
-    // The pages' indexes replace the creation-order ones.
-    await q.query(`DROP INDEX "users_app_token_user_seq_id_idx"`);
-    await q.query(`DROP INDEX "users_app_token_org_id_idx"`);
+    // The pages' indexes. The creation-order ones stay while the previous version may still
+    // run against this schema (its list pages use them); a later release drops them.
     await q.query(`CREATE INDEX "users_app_token_app_ord_idx" ON "users" ("app_token", "app_ord")`);
     await q.query(`CREATE INDEX "users_app_token_org_id_org_ord_idx" ON "users" ("app_token", "org_id", "org_ord")`);
   }
@@ -135,8 +134,6 @@ export class UserOrdinals1767226200000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX "users_app_token_org_id_org_ord_idx"`);
     await q.query(`DROP INDEX "users_app_token_app_ord_idx"`);
-    await q.query(`CREATE INDEX "users_app_token_user_seq_id_idx" ON "users" ("app_token", "user_seq_id")`);
-    await q.query(`CREATE INDEX "users_app_token_org_id_idx" ON "users" ("app_token", "org_id", "user_seq_id")`);
     await q.query(`DROP TRIGGER "users_number_delete" ON "users"`);
     await q.query(`DROP TRIGGER "users_number_move" ON "users"`);
     await q.query(`DROP TRIGGER "users_number_insert" ON "users"`);
