@@ -21,6 +21,8 @@ import { accountCases, accountEnv, seedAccount } from './cases/account.mjs';
 import { locationCases, locationEnv } from './cases/location.mjs';
 import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
 import { startBenchSlapd } from './lib/slapd.mjs';
+import { cappedRuntime, imageProcess, RssSampler } from './lib/memory.mjs';
+import { memoryTableLines } from './lib/report.mjs';
 
 const s = settings();
 const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -50,18 +52,41 @@ function wanted(c) {
   return s.cases.some((f) => c.id.includes(f) || c.title.toLowerCase().includes(f.toLowerCase()));
 }
 
-/** The services run as deployed (docker/*.Dockerfile): `node --enable-source-maps --max-semi-space-size=16 dist/main.js`. */
-const SERVICE_NODE_ARGS = ['--enable-source-maps', '--max-semi-space-size=16'];
+/**
+ * The services' `node` flags before the capped mode, and the uncapped side of it
+ * (BENCH_MEMORY=manifest): no heap limit, glibc's default arenas.
+ */
+const UNCAPPED_NODE_ARGS = ['--enable-source-maps', '--max-semi-space-size=16'];
 
-async function start(name, script, opts) {
-  const service = Object.values(SERVICES).some((svc) => svc.main === script);
-  const child = await startProcess(name, script, service ? { nodeArgs: SERVICE_NODE_ARGS, ...opts } : opts);
+/** The service whose compiled main `script` is, if any. */
+const serviceOf = (script) => Object.keys(SERVICES).find((name) => SERVICES[name].main === script);
+
+/**
+ * Starts a process; a service with today's flags, or with `capped: true` (BENCH_MEMORY=manifest)
+ * as its image and manifest run it: their `node` flags and env under the bench's own settings.
+ */
+async function start(name, script, { capped, ...opts } = {}) {
+  const service = serviceOf(script);
+  let child;
+  if (service && capped) {
+    const runtime = cappedRuntime(service, opts.env ?? {});
+    child = await startProcess(name, script, { ...opts, nodeArgs: runtime.nodeArgs, env: { ...runtime.env, ...opts.env } });
+    child.memory = { limitMiB: runtime.limitMiB, limit: runtime.limit, sampler: new RssSampler(child.pid) };
+  } else if (service && s.memory) {
+    child = await startProcess(name, script, { ...opts, nodeArgs: UNCAPPED_NODE_ARGS });
+    child.memory = { sampler: new RssSampler(child.pid) };
+  } else if (service) {
+    // As the image runs it (docker/<service>.Dockerfile): its `node` flags, NODE_OPTIONS, MALLOC_ARENA_MAX.
+    const image = imageProcess(service);
+    child = await startProcess(name, script, { ...opts, nodeArgs: image.nodeArgs, env: { ...image.env, ...opts.env } });
+  } else child = await startProcess(name, script, opts);
   children.add(child);
   return child;
 }
 
 async function stop(child) {
   if (!child) return;
+  child.memory?.sampler.stop();
   await child.stop();
   children.delete(child);
 }
@@ -157,7 +182,11 @@ function judge(target, svc, base) {
   }
   if (target.timeFactor !== undefined) {
     const factor = svc.latency.mean / base.latency.mean;
-    return { targetText: `${targetLabel(target)} (${factor.toFixed(2)}x)`, met: factor <= target.timeFactor, score: target.timeFactor / factor };
+    return {
+      targetText: `${targetLabel(target)} (${factor.toFixed(2)}x)`,
+      met: factor <= target.timeFactor,
+      score: target.timeFactor / factor,
+    };
   }
   if (target.p99Ms !== undefined) {
     return { targetText: targetLabel(target), met: svc.latency.p99 < target.p99Ms, score: target.p99Ms / Math.max(svc.latency.p99, 0.01) };
@@ -243,12 +272,113 @@ async function runCase(c, index, total, targets) {
   say(`${tag}: ${summary} (${took}s)`);
 }
 
+/** The goals of the capped mode (issue #16): the share of the limit and the throughput kept. */
+const MEMORY_GOAL = { maxShareOfLimit: 0.8, minRatio: 0.9 };
+
+/**
+ * One case in the capped mode (BENCH_MEMORY=manifest): the service as its manifest runs it
+ * ("capped") against the same service with today's settings ("uncapped"), both driven the
+ * same way in alternating rounds (the order swapped each round); the capped side's VmRSS is
+ * sampled every 100 ms over the case, warm-ups included.
+ */
+async function runMemoryCase(c, index, total, targets, uncappedTargets) {
+  const tag = `[${index}/${total}] ${c.title}`;
+  say(`${tag} ...`);
+  const t0 = performance.now();
+  const row = { id: c.id, title: c.title, service: c.service, memory: true };
+  try {
+    if (!targets[c.service]) throw new Error(`${c.service} service not running`);
+    const plan = await c.prepare();
+    let ownCapped;
+    let ownUncapped;
+    const cappedRuns = [];
+    const uncappedRuns = [];
+    try {
+      if (plan.own) {
+        ownUncapped = await start(`${c.id}-uncapped`, plan.own.script, { env: plan.own.env });
+        ownCapped = await start(`${c.id}-capped`, plan.own.script, { env: plan.own.env, capped: true });
+      }
+      const capped = ownCapped ?? targets[c.service];
+      const uncapped = ownUncapped ?? uncappedTargets[c.service];
+      const spec = { connections: c.connections ?? s.connections, ...(plan.own ? plan.own.spec : plan.service) };
+      // Points never asked before stay so when both sides share the Redis cache: a lane each.
+      const onLane = (lane) => (spec.generator?.kind === 'lbs-unique' ? { ...spec, generator: { ...spec.generator, lane } } : spec);
+      const cappedSpec = onLane(0);
+      const uncappedSpec = onLane(1);
+      await preflight(capped.url, cappedSpec, `${c.id} capped`);
+      await preflight(uncapped.url, uncappedSpec, `${c.id} uncapped`);
+      capped.memory.sampler.reset();
+      uncapped.memory.sampler.reset();
+      for (let r = 0; r < s.rounds; r++) {
+        const sides = [
+          [capped, cappedSpec, cappedRuns, 'capped'],
+          [uncapped, uncappedSpec, uncappedRuns, 'uncapped'],
+        ];
+        if (r % 2 === 0) sides.reverse();
+        for (const [target, sideSpec, runs, label] of sides) {
+          runs.push(await measure(target.url, sideSpec, target, `${c.id}-${label}`, r));
+          if (target.exited) throw new Error(`the ${label} ${c.service} exited during the case:\n${target.describe()}`);
+        }
+      }
+      row.peakRssMb = capped.memory.sampler.peak();
+      row.uncappedPeakRssMb = uncapped.memory.sampler.peak();
+      row.highWaterMb = capped.memory.sampler.highWater();
+      row.limitMiB = capped.memory.limitMiB;
+      row.limit = capped.memory.limit;
+      row.samples = capped.memory.sampler.samples;
+    } finally {
+      await stop(ownCapped);
+      await stop(ownUncapped);
+      await plan.cleanup?.();
+    }
+    const svc = combine(cappedRuns);
+    const base = combine(uncappedRuns);
+    row.result = svc;
+    row.uncapped = base;
+    row.requests = svc.total;
+    row.failed = svc.non2xx + svc.errors + svc.timeouts + svc.mismatches;
+    row.rps = svc.requestsPerSecond;
+    row.uncappedRps = base.requestsPerSecond;
+    row.ratio = svc.requestsPerSecond / base.requestsPerSecond;
+    row.p99 = svc.latency.p99;
+    row.cpuUs = svc.cpuUsPerRequest;
+    row.uncappedCpuUs = base.cpuUsPerRequest;
+    row.shareOfLimit = row.peakRssMb / row.limitMiB;
+    row.met = row.failed === 0 && svc.total > 0 && row.shareOfLimit <= MEMORY_GOAL.maxShareOfLimit && row.ratio >= MEMORY_GOAL.minRatio;
+    row.notes = [
+      c.connections && c.connections !== s.connections ? `-c ${c.connections}` : '',
+      failures(svc) && `capped: ${failures(svc)}`,
+      failures(base) && `uncapped: ${failures(base)}`,
+      `VmHWM ${Math.round(row.highWaterMb)} MB`,
+    ]
+      .filter(Boolean)
+      .join('; ');
+  } catch (err) {
+    row.error = err.message;
+    row.notes = `not measured: ${err.message.split('\n')[0]}`;
+    row.met = false;
+    if (process.env.BENCH_VERBOSE === '1') say(err.stack);
+  }
+  rows.push(row);
+  const took = ((performance.now() - t0) / 1000).toFixed(1);
+  say(
+    `${tag}: ${
+      row.error
+        ? `FAILED: ${row.notes}`
+        : `${row.requests} requests, ${row.failed} failed, capped ${Math.round(row.rps)} / uncapped ${Math.round(row.uncappedRps)} req/s ` +
+          `(ratio ${row.ratio.toFixed(2)}), peak RSS ${Math.round(row.peakRssMb)} MB = ${Math.round(row.shareOfLimit * 100)}% of ${row.limit}` +
+          ` (uncapped ${Math.round(row.uncappedPeakRssMb)} MB)${row.met ? ' - met' : ' - NOT met'}`
+    } (${took}s)`,
+  );
+}
+
 async function runAll() {
   say(`bench ${runId}: ${m.cores} x ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}`);
   say(
     `  -c ${s.connections}, ${s.duration}s measured after ${s.warmup}s warm-up${s.workers > 1 ? `, ${s.workers} load workers` : ''}${s.quick ? ' (quick)' : ''}` +
       `${s.rounds > 1 ? `, ${s.rounds} alternating rounds` : ''}${s.profile ? ', CPU profiles on' : ''}`,
   );
+  if (s.memory) say("  capped mode (BENCH_MEMORY=manifest): each service as its image and manifest run it, against today's settings");
   const [load1] = loadavg();
   if (load1 > m.cores / 2)
     say(`  warning: load average ${load1.toFixed(1)} on ${m.cores} cores before the run; other work will skew the figures`);
@@ -278,7 +408,8 @@ async function runAll() {
     };
 
     // 1. the framework floor
-    const floor = floorCases(ctx).filter(wanted);
+    // The capped mode compares each service with itself: no floor rows.
+    const floor = s.memory ? [] : floorCases(ctx).filter(wanted);
     const account = existsSync(SERVICES.account.main) ? accountCases(ctx).filter(wanted) : [];
     const location = existsSync(SERVICES.location.main) ? locationCases(ctx).filter(wanted) : [];
     // the domain-login case: a private slapd, given to the account service by LDAP_*
@@ -301,6 +432,19 @@ async function runAll() {
     // 2. account: start, seed, its cases, its RSS
     const serviceEnv = { account: { ...common, ...accountEnv(ctx) }, location: { ...common, ...locationEnv(ctx) } };
     ctx.serviceEnv = serviceEnv;
+    const uncappedTargets = {};
+    if (s.memory) {
+      for (const name of Object.keys(SERVICES)) {
+        const runtime = cappedRuntime(name, serviceEnv[name]);
+        const env = Object.entries(runtime.env)
+          .filter(([k]) => !(k in serviceEnv[name]))
+          .map(([k, v]) => `${k}=${v}`);
+        say(`  ${name} capped: limit ${runtime.limit}; node ${runtime.nodeArgs.join(' ')}; ${env.join(' ')}`);
+        if (runtime.overridden.length > 0)
+          say(`    the bench's own: ${runtime.overridden.map((k) => `${k}=${serviceEnv[name][k]}`).join(' ')}`);
+      }
+      say("  the limits are not enforced (no memory cgroup of the bench's own): peak RSS is reported against them");
+    }
     for (const [name, cases] of [
       ['account', account],
       ['location', location],
@@ -313,8 +457,12 @@ async function runAll() {
       say(`starting ${name} ...`);
       let child;
       try {
-        child = await start(name, SERVICES[name].main, { env: serviceEnv[name], profile: s.profile, timeoutMs: 120_000 });
+        // The capped mode: today's instance first (it migrates the database), then the capped one.
+        if (s.memory)
+          uncappedTargets[name] = await start(`${name}-uncapped`, SERVICES[name].main, { env: serviceEnv[name], timeoutMs: 120_000 });
+        child = await start(name, SERVICES[name].main, { env: serviceEnv[name], profile: s.profile, timeoutMs: 120_000, capped: s.memory });
       } catch (err) {
+        await stop(uncappedTargets[name]);
         say(`  ${name} did not start: ${err.message}`);
         rows.push({
           id: `${name}-start`,
@@ -340,21 +488,44 @@ async function runAll() {
       const startRss = child.rssMb();
       say(`  ${name} ready in ${Math.round(child.readyMs)} ms (first start${name === 'account' ? ', migrations included' : ''})`);
       if (name === 'account' && cases.length > 0) await seedAccount(ctx);
-      for (const c of cases) await runCase(c, ++i, total, targets);
+      for (const c of cases) {
+        if (s.memory) await runMemoryCase(c, ++i, total, targets, uncappedTargets);
+        else await runCase(c, ++i, total, targets);
+      }
       const rss = child.rssMb();
-      rows.push({
-        id: `${name}-rss`,
-        title: `RSS after the run, ${name}`,
-        value: `${Math.round(rss)} MB`,
-        rssMb: rss,
-        targetText: '< 200 MB',
-        met: rss < 200,
-        score: 200 / rss,
-        rssAtReadyMb: startRss,
-        notes: child.exited
-          ? `the service exited during the run:\n${child.describe()}`
-          : `VmRSS of pid ${child.pid} after ${cases.length} cases; ${Math.round(startRss)} MB when ready`,
-      });
+      if (s.memory) {
+        const peak = child.memory.sampler.highWater();
+        rows.push({
+          id: `${name}-peak`,
+          title: `${name}: the whole run`,
+          memory: true,
+          peakRssMb: peak,
+          limitMiB: child.memory.limitMiB,
+          limit: child.memory.limit,
+          shareOfLimit: peak / child.memory.limitMiB,
+          uncappedPeakRssMb: uncappedTargets[name].memory.sampler.highWater(),
+          met: !child.exited && peak / child.memory.limitMiB <= MEMORY_GOAL.maxShareOfLimit,
+          notes: child.exited
+            ? `the capped service exited during the run:\n${child.describe()}`
+            : `VmHWM of the capped instance over all its cases; ${Math.round(startRss)} MB when ready, ${Math.round(rss)} MB after`,
+        });
+        say(`  ${name}: peak RSS ${Math.round(peak)} MB of ${child.memory.limit} (${Math.round((peak / child.memory.limitMiB) * 100)}%)`);
+        await stop(uncappedTargets[name]);
+        delete uncappedTargets[name];
+      } else
+        rows.push({
+          id: `${name}-rss`,
+          title: `RSS after the run, ${name}`,
+          value: `${Math.round(rss)} MB`,
+          rssMb: rss,
+          targetText: '< 200 MB',
+          met: rss < 200,
+          score: 200 / rss,
+          rssAtReadyMb: startRss,
+          notes: child.exited
+            ? `the service exited during the run:\n${child.describe()}`
+            : `VmRSS of pid ${child.pid} after ${cases.length} cases; ${Math.round(startRss)} MB when ready`,
+        });
       say(`  ${name} RSS after its cases: ${Math.round(rss)} MB`);
       await stop(child);
       delete targets[name];
@@ -362,6 +533,7 @@ async function runAll() {
 
     // 3. cold starts: spawn to the first 200 on /health/live, with the database already migrated
     for (const name of Object.keys(SERVICES)) {
+      if (s.memory) break;
       if (!existsSync(SERVICES[name].main) || (s.cases.length > 0 && !wanted({ id: `cold-${name}`, title: `cold start ${name}` })))
         continue;
       const times = [];
@@ -410,7 +582,7 @@ try {
 }
 
 say('');
-for (const line of tableLines(rows)) say(line);
+for (const line of s.memory ? memoryTableLines(rows) : tableLines(rows)) say(line);
 say('');
 say(
   `${m.cores} x ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}; -c ${s.connections}, ${s.duration}s per target; ` +
@@ -423,8 +595,11 @@ writeFileSync(
   JSON.stringify({ runId, startedAt, machine: m, settings: { ...s, databaseUrl: undefined, redisUrl: undefined }, rows }, null, 2),
 );
 say(`results: ${file.replace(`${root}/`, '')}`);
-// The chart of the same rows (docs/performance.md shows the latest full run's).
-const chart = file.replace(/\.json$/, '.svg');
-writeFileSync(chart, chartSvg(rows, { runId, startedAt, machine: m }));
-say(`chart: ${chart.replace(`${root}/`, '')}`);
+// The chart of the same rows (docs/performance.md shows the latest full run's); the capped
+// mode's rows are a table of their own, without a chart.
+if (!s.memory) {
+  const chart = file.replace(/\.json$/, '.svg');
+  writeFileSync(chart, chartSvg(rows, { runId, startedAt, machine: m }));
+  say(`chart: ${chart.replace(`${root}/`, '')}`);
+}
 process.exit(failed ? 1 : 0);

@@ -38,6 +38,8 @@ export function settings() {
       .map((s) => s.trim())
       .filter(Boolean),
     profile: process.env.BENCH_PROFILE === '1',
+    // The capped mode: each service also as its manifest runs it, next to today's settings.
+    memory: process.env.BENCH_MEMORY === 'manifest' || process.argv.includes('--memory-limit'),
     skipBuild: process.env.BENCH_SKIP_BUILD === '1',
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379/0',

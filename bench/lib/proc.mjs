@@ -118,7 +118,8 @@ export async function startProcess(
     HOST: '127.0.0.1',
     ...(profile ? { BENCH_CPU_PROFILE_DIR: join(resultsDir, 'profiles') } : {}),
   };
-  delete childEnv.NODE_OPTIONS;
+  // The harness's own NODE_OPTIONS are not the child's; a child given some (the capped mode's) keeps them.
+  if (env.NODE_OPTIONS === undefined) delete childEnv.NODE_OPTIONS;
   const started = performance.now();
   const proc = spawn(nodeBin, [...nodeArgs, script, ...args], {
     cwd: root,

@@ -60,3 +60,49 @@ export function tableLines(rows) {
     c.map((v, i) => (i === 0 || i === c.length - 1 || i === 7 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join(' | ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)];
 }
+
+/**
+ * The table of the capped mode (BENCH_MEMORY=manifest): per case, the capped side's requests
+ * and failures, its throughput against the uncapped side's, and its peak RSS against the limit.
+ */
+export function memoryTableLines(rows) {
+  const header = [
+    'case',
+    'requests',
+    'failed',
+    'capped req/s',
+    'uncapped req/s',
+    'ratio',
+    'peak RSS MB',
+    '% of limit',
+    'uncapped peak MB',
+    'CPU us/req capped/uncapped',
+    'met?',
+    'notes',
+  ];
+  const mb = (v) => (v === undefined || !Number.isFinite(v) ? '-' : String(Math.round(v)));
+  const cells = rows.map((r) => [
+    r.title,
+    r.requests === undefined ? '-' : r.requests.toLocaleString('en-US'),
+    r.failed === undefined ? '-' : String(r.failed),
+    fmt.rps(r.rps),
+    fmt.rps(r.uncappedRps),
+    fmt.ratio(r.ratio),
+    mb(r.peakRssMb),
+    r.shareOfLimit === undefined || !Number.isFinite(r.shareOfLimit) ? '-' : `${Math.round(r.shareOfLimit * 100)}% of ${r.limit}`,
+    mb(r.uncappedPeakRssMb),
+    r.cpuUs === undefined ? '-' : `${fmt.us(r.cpuUs)} / ${fmt.us(r.uncappedCpuUs)}`,
+    r.met === undefined ? '-' : r.met ? 'yes' : 'NO',
+    r.notes ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
+  const line = (c) =>
+    c.map((v, i) => (i === 0 || i === c.length - 1 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join(' | ');
+  return [
+    line(header),
+    widths.map((w) => '-'.repeat(w)).join('-|-'),
+    ...cells.map(line),
+    '',
+    'met: no failed request, peak RSS (VmRSS sampled every 100 ms over the case, warm-ups included) <= 80% of the limit, ratio >= 0.9',
+  ];
+}

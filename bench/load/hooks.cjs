@@ -27,13 +27,15 @@ function randomPath(g) {
  * place.
  */
 function lbsUnique(g, phase, round) {
-  const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+  const { signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+  const { lbsSignedNames } = require(join(root, 'libs/signing/dist/portable/canonical.js'));
   const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
   const key = hmacKey(g.secret);
   const names = lbsSignedNames(['longitude', 'latitude']);
   const width = 1000;
-  // Distinct per round, run phase (preflight, warm-up, measured) and worker thread.
-  let k = (((round || 0) * 10 + (phase || 0)) * 16 + threadId) * 100_000;
+  // Distinct per round, run phase (preflight, warm-up, measured) and worker thread, and per
+  // lane: two instances driven in turn on one Redis (the capped mode) each get points of their own.
+  let k = ((g.lane || 0) * 1000 + ((round || 0) * 10 + (phase || 0)) * 16 + threadId) * 100_000;
   let i = 0;
   return () => {
     const [lon0, lat0] = g.points[i % g.points.length];

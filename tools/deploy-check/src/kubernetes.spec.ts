@@ -29,6 +29,9 @@ interface PodTemplate {
   spec: PodSpec;
 }
 
+/** Read by the runtime, not by the service: Node's options, glibc's malloc, libuv's thread pool. */
+const RUNTIME_ENV = new Set(['NODE_OPTIONS', 'MALLOC_ARENA_MAX', 'UV_THREADPOOL_SIZE']);
+
 const RENDERED = ['k8s/base/account', 'k8s/base/location', 'k8s/overlays/example'];
 const BASES: Record<ServiceName, string> = { account: 'k8s/base/account', location: 'k8s/base/location' };
 
@@ -116,7 +119,7 @@ describe.each(SERVICES)('the %s manifests', (name) => {
       const names = [...Object.keys(config()), ...(container!.env ?? []).map((e) => e.name)];
       const secret = generated(objects, 'Secret', refs.find((r) => r.secretRef)!.secretRef!.name.replace(/-[a-z0-9]{10}$/, ''));
       names.push(...Object.keys((secret?.data ?? {}) as object));
-      const unread = names.filter((n) => !facts.envNames.has(n));
+      const unread = names.filter((n) => !facts.envNames.has(n) && !RUNTIME_ENV.has(n));
       expect(unread).toEqual([]);
       // the operations settings are set explicitly
       expect(Object.keys(config())).toEqual(expect.arrayContaining(['PORT', 'LOG_LEVEL', 'RATE_LIMIT_PER_MINUTE', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS']));

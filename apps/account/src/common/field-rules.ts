@@ -1,5 +1,108 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsIn, IsNotEmpty, IsString, Matches, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
+
+/**
+ * The spec's input lengths, in characters as PostgreSQL counts them: the one place the path-id
+ * pipes, the DTOs, the OpenAPI document and the entities read them from.
+ */
+export const FIELD_LIMITS = {
+  auth_id: 16,
+  group_id: 64,
+  user_login_id: 64,
+  auth_name: 32,
+  auth_desc: 64,
+  auth_type: 8,
+  auth_level_digits: 2,
+  group_name: 32,
+  group_desc: 64,
+  group_type: 32,
+  group_auths: 1024,
+  org_id: 16,
+  user_pwd: 64,
+  user_pwd_encrypt: 256,
+  user_name: 64,
+  user_short_name: 32,
+  cert_id: 32,
+  cert_id_encrypt: 16,
+  user_mobile: 16,
+  user_mobile_encrypt: 16,
+  user_auths: 512,
+  user_auth_groups: 512,
+  user_extends: 512,
+  audit_resource_id: 64,
+  audit_operator: 256,
+} as const;
+
+/*
+ * The composed rules of every field kind (`applyDecorators`); the DTOs use only these. A rule
+ * list is checked in the order given and stops at its first failure (the global pipe's
+ * `stopAtFirstError`), which names the reason of the 400 (`too long`, `invalid`, ...).
+ *
+ * Two kinds of optional field:
+ * - `Optional*`: absent keeps the value (or is no filter), and an empty text is a value
+ *   (stored empty), accepted as is;
+ * - `*IfSent`: absent keeps the value; sent, even empty, the text must pass the rules.
+ */
+
+/** A sent (possibly empty) field must pass `rules`, then be a string; absent skips it. */
+export function IfSent(...rules: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...rules, IsString(), IsOptional());
+}
+
+/** Text of at most `max` characters when sent, without NUL, passing `rules` first. */
+export function TextIfSent(max: number, ...rules: PropertyDecorator[]): PropertyDecorator {
+  return IfSent(...rules, MaxChars(max), NoNulChar());
+}
+
+/** One of `values` when sent. */
+export function EnumIfSent(values: readonly string[]): PropertyDecorator {
+  return IfSent(IsIn(values));
+}
+
+/** Digits of a value in `[min, max]`, at most `maxChars` of them, when sent. */
+export function DigitsIfSent(min: number, max: number, maxChars: number): PropertyDecorator {
+  return IfSent(MaxChars(maxChars), IsDigitsInRange(min, max));
+}
+
+/** Text matching `pattern` when sent (`message`: what the 400 says it should be). */
+export function PatternIfSent(pattern: RegExp, message: string): PropertyDecorator {
+  return IfSent(Matches(pattern, { message }));
+}
+
+/** Optional, but never emptied when sent (a name): at most `max` characters, no NUL. */
+export function NonEmptyIfSent(max: number): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((_: object, value: unknown) => value !== undefined),
+    MaxChars(max),
+    NoNulChar(),
+    IsNotEmpty(),
+    IsString(),
+  );
+}
+
+/** A required value of `values`. */
+export function RequiredEnum(values: readonly string[]): PropertyDecorator {
+  return applyDecorators(IsIn(values), IsString());
+}
+
+/** A required, non-empty opaque text (encrypted, encoded) of at most `max` characters: no character rule. */
+export function RequiredOpaque(max: number): PropertyDecorator {
+  return applyDecorators(MaxChars(max), IsNotEmpty(), IsString());
+}
+
+/**
+ * A password when registering: required (non-empty) unless the user is a domain account
+ * (`is_domain_user` `1`), when it may be left out; at most `max` characters, no NUL.
+ */
+export function PasswordUnlessDomainUser(max: number): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((dto: { is_domain_user?: unknown; user_pwd?: unknown }) => dto.is_domain_user !== '1' || dto.user_pwd !== undefined),
+    MaxChars(max),
+    NoNulChar(),
+    IsPasswordUnlessDomainUser(),
+    IsString(),
+  );
+}
 
 /**
  * An optional form or query field: absent keeps / ignores it, an empty string is a value
@@ -14,9 +117,12 @@ export function OptionalField(...rules: PropertyDecorator[]): PropertyDecorator 
   );
 }
 
-/** A required, non-empty field of at most `max` characters. */
+/**
+ * A required, non-empty field of at most `max` characters, without NUL; checked in the order of
+ * `NonEmptyIfSent`, so that a name reports the same reason when created and when modified.
+ */
 export function RequiredText(max: number): PropertyDecorator {
-  return applyDecorators(IsString(), IsNotEmpty(), NoNulChar(), MaxChars(max));
+  return applyDecorators(MaxChars(max), NoNulChar(), IsNotEmpty(), IsString());
 }
 
 /** An optional text field of at most `max` characters. */
@@ -32,6 +138,11 @@ export function OptionalEnum(values: readonly string[]): PropertyDecorator {
 /** An optional natural number of at most `maxDigits` digits. */
 export function OptionalDigits(maxDigits: number): PropertyDecorator {
   return OptionalField(MaxChars(maxDigits), Matches(/^\d+$/));
+}
+
+/** An optional record id of at most `max` characters (`IsRecordId`); empty: none. */
+export function OptionalRecordId(max: number): PropertyDecorator {
+  return OptionalField(MaxChars(max), IsRecordId());
 }
 
 /**
@@ -142,6 +253,35 @@ export function MaxChars(max: number, options?: ValidationOptions): PropertyDeco
 export function NoNulChar(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     { name: 'noNulChar', validator: { validate: (value: unknown) => typeof value === 'string' && !value.includes('\u0000') } },
+    options,
+  );
+}
+
+/** Non-empty, unless the object being validated is a domain account (`is_domain_user` `1`). */
+export function IsPasswordUnlessDomainUser(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isPasswordUnlessDomainUser',
+      validator: {
+        validate: (value: unknown, args) =>
+          (args?.object as { is_domain_user?: unknown } | undefined)?.is_domain_user === '1' ||
+          (typeof value === 'string' && value.length > 0),
+      },
+    },
+    options,
+  );
+}
+
+/** Decimal digits only, whose value lies in `[min, max]`. */
+export function IsDigitsInRange(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isDigitsInRange',
+      constraints: [min, max],
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max,
+      },
+    },
     options,
   );
 }

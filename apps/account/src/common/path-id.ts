@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Param, type PipeTransform } from '@nestjs/common';
 import { InvalidParameterException } from '@geoaccount/api';
-import { recordIdProblem } from './field-rules';
+import { FIELD_LIMITS as L, recordIdProblem } from './field-rules';
 
 /**
  * A record id of the path (1 to `max` characters as PostgreSQL counts them, `recordIdProblem`:
@@ -22,7 +22,7 @@ export class RecordIdPipe implements PipeTransform<unknown, string> {
 }
 
 /** Longest path ids: `{AUTH_ID}` 16, `{GROUP_ID}` and `{USER_LOGIN_ID}` 64 characters. */
-export const ID_LIMITS = { auth_id: 16, group_id: 64, user_login_id: 64 } as const;
+export const ID_LIMITS = { auth_id: L.auth_id, group_id: L.group_id, user_login_id: L.user_login_id } as const;
 
 /** `@PathId('auth_id') auth_id: string`: the path segment `:auth_id`, checked as a record id. */
 export const PathId = (name: keyof typeof ID_LIMITS): ParameterDecorator => Param(name, new RecordIdPipe(ID_LIMITS[name]));

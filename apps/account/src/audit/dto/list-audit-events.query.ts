@@ -1,5 +1,4 @@
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IsDigitsInRange, MaxChars, NoNulChar } from '../../users/dto/user-field.validators';
+import { DigitsIfSent, EnumIfSent, FIELD_LIMITS as L, PatternIfSent, TextIfSent } from '../../common/field-rules';
 
 export const AUDIT_PAGE_SIZE_DEFAULT = 100;
 export const AUDIT_PAGE_SIZE_MAX = 1000;
@@ -10,43 +9,27 @@ const TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]
 
 /** Interface 207 (GET /audit-events): every filter optional, oldest first (CONTRACT §10). */
 export class ListAuditEventsQuery {
-  @IsOptional()
-  @IsIn(AUDIT_RESOURCE_TYPES)
+  @EnumIfSent(AUDIT_RESOURCE_TYPES)
   resource_type?: string;
 
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(64)
+  @TextIfSent(L.audit_resource_id)
   resource_id?: string;
 
-  @IsOptional()
-  @IsIn(AUDIT_ACTIONS)
+  @EnumIfSent(AUDIT_ACTIONS)
   action?: string;
 
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(256)
+  @TextIfSent(L.audit_operator)
   operator?: string;
 
-  @IsOptional()
-  @Matches(TIME, { message: 'expected YYYY-MM-DD HH:MM:SS' })
+  @PatternIfSent(TIME, 'expected YYYY-MM-DD HH:MM:SS')
   from_time?: string;
 
-  @IsOptional()
-  @Matches(TIME, { message: 'expected YYYY-MM-DD HH:MM:SS' })
+  @PatternIfSent(TIME, 'expected YYYY-MM-DD HH:MM:SS')
   to_time?: string;
 
-  @IsOptional()
-  @IsString()
-  @IsDigitsInRange(1, Number.MAX_SAFE_INTEGER)
-  @MaxChars(19)
+  @DigitsIfSent(1, Number.MAX_SAFE_INTEGER, 19)
   after_event_id?: string;
 
-  @IsOptional()
-  @IsString()
-  @IsDigitsInRange(1, AUDIT_PAGE_SIZE_MAX)
-  @MaxChars(4)
+  @DigitsIfSent(1, AUDIT_PAGE_SIZE_MAX, 4)
   page_size?: string;
 }

@@ -1,9 +1,8 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IfSent } from '../../common/field-rules';
 
 /** Query of `GET /authgroups`. */
 export class ListGroupsQuery {
   /** Comma-separated group ids; absent or empty: every group of the app. */
-  @IsOptional()
-  @IsString()
+  @IfSent()
   group_ids?: string;
 }

@@ -1,5 +1,4 @@
-import { IsNotEmpty, IsString, ValidateIf } from 'class-validator';
-import { MaxChars, NoNulChar } from '../../common/field-rules';
+import { FIELD_LIMITS as L, NonEmptyIfSent } from '../../common/field-rules';
 import { GroupFieldsDto } from './create-group.dto';
 
 /**
@@ -8,10 +7,6 @@ import { GroupFieldsDto } from './create-group.dto';
  * the name cannot be emptied.
  */
 export class ModifyGroupDto extends GroupFieldsDto {
-  @ValidateIf((_: object, value: unknown) => value !== undefined)
-  @IsString()
-  @IsNotEmpty()
-  @NoNulChar()
-  @MaxChars(32)
+  @NonEmptyIfSent(L.group_name)
   group_name?: string;
 }

@@ -1,5 +1,4 @@
-import { IsNotEmpty, IsString, ValidateIf } from 'class-validator';
-import { MaxChars, NoNulChar } from '../../common/field-rules';
+import { FIELD_LIMITS as L, NonEmptyIfSent } from '../../common/field-rules';
 import { AuthFieldsDto } from './create-auth.dto';
 
 /**
@@ -7,10 +6,6 @@ import { AuthFieldsDto } from './create-auth.dto';
  * keeps its value, an empty one is set empty) — except that the name cannot be emptied.
  */
 export class ModifyAuthDto extends AuthFieldsDto {
-  @ValidateIf((_: object, value: unknown) => value !== undefined)
-  @IsString()
-  @IsNotEmpty()
-  @NoNulChar()
-  @MaxChars(32)
+  @NonEmptyIfSent(L.auth_name)
   auth_name?: string;
 }

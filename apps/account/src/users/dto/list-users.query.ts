@@ -1,5 +1,4 @@
-import { IsOptional, IsString } from 'class-validator';
-import { IsCanonicalText, IsDigitsInRange, IsIdList, MaxChars, NoNulChar, USER_LIMITS } from './user-field.validators';
+import { DigitsIfSent, FIELD_LIMITS as L, IfSent, IsCanonicalText, IsIdList, NoNulChar, TextIfSent } from '../../common/field-rules';
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 1000;
@@ -9,28 +8,15 @@ export const PAGE_SIZE_MAX = 1000;
  * (var 64, 1 to 1000, default 20) are digits only; `user_login_ids` is a comma list.
  */
 export class ListUsersQuery {
-  @IsOptional()
-  @IsString()
-  @IsDigitsInRange(1, 99_999_999)
-  @MaxChars(8)
+  @DigitsIfSent(1, 99_999_999, 8)
   page_number?: string;
 
-  @IsOptional()
-  @IsString()
-  @IsDigitsInRange(1, PAGE_SIZE_MAX)
-  @MaxChars(64)
+  @DigitsIfSent(1, PAGE_SIZE_MAX, 64)
   page_size?: string;
 
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @IsIdList()
+  @IfSent(IsIdList(), NoNulChar())
   user_login_ids?: string;
 
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(USER_LIMITS.org_id)
-  @IsCanonicalText()
+  @TextIfSent(L.org_id, IsCanonicalText())
   org_id?: string;
 }

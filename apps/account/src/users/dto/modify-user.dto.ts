@@ -1,5 +1,5 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
-import { MaxChars, NoNulChar, USER_LIMITS as L, USER_TYPES } from './user-field.validators';
+import { EnumIfSent, FIELD_LIMITS as L, NonEmptyIfSent, TextIfSent } from '../../common/field-rules';
+import { USER_TYPES } from './user-field.validators';
 import { UserFieldsDto } from './user-fields.dto';
 
 /**
@@ -9,21 +9,12 @@ import { UserFieldsDto } from './user-fields.dto';
  * domain account (the service checks that).
  */
 export class ModifyUserDto extends UserFieldsDto {
-  @IsOptional()
-  @IsString()
-  @NoNulChar()
-  @MaxChars(L.user_pwd)
+  @TextIfSent(L.user_pwd)
   user_pwd?: string;
 
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @NoNulChar()
-  @MaxChars(L.user_name)
+  @NonEmptyIfSent(L.user_name)
   user_name?: string;
 
-  @IsOptional()
-  @IsString()
-  @IsIn(USER_TYPES)
+  @EnumIfSent(USER_TYPES)
   user_type?: string;
 }

@@ -1,5 +1,5 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, ValidateIf } from 'class-validator';
-import { DOMAIN_FLAGS, IsPasswordUnlessDomainUser, MaxChars, NoNulChar, USER_LIMITS as L, USER_TYPES } from './user-field.validators';
+import { EnumIfSent, FIELD_LIMITS as L, PasswordUnlessDomainUser, RequiredEnum, RequiredText } from '../../common/field-rules';
+import { DOMAIN_FLAGS, USER_TYPES } from './user-field.validators';
 import { UserFieldsDto } from './user-fields.dto';
 
 /**
@@ -8,25 +8,15 @@ import { UserFieldsDto } from './user-fields.dto';
  */
 export class RegisterUserDto extends UserFieldsDto {
   /** Required unless `is_domain_user` is `1` (a domain account may have no password here). */
-  @ValidateIf((dto: RegisterUserDto) => dto.is_domain_user !== '1' || dto.user_pwd !== undefined)
-  @IsString()
-  @IsPasswordUnlessDomainUser()
-  @NoNulChar()
-  @MaxChars(L.user_pwd)
+  @PasswordUnlessDomainUser(L.user_pwd)
   user_pwd?: string;
 
-  @IsString()
-  @IsNotEmpty()
-  @NoNulChar()
-  @MaxChars(L.user_name)
+  @RequiredText(L.user_name)
   user_name!: string;
 
-  @IsString()
-  @IsIn(USER_TYPES)
+  @RequiredEnum(USER_TYPES)
   user_type!: string;
 
-  @IsOptional()
-  @IsString()
-  @IsIn(DOMAIN_FLAGS)
+  @EnumIfSent(DOMAIN_FLAGS)
   is_domain_user?: string;
 }
