@@ -27,6 +27,9 @@ export class UserOrdinals1767226200000 implements MigrationInterface {
   name = 'UserOrdinals1767226200000';
 
   async up(q: QueryRunner): Promise<void> {
+    // Numbering the existing users is one statement over the whole table (22 s per
+    // million users, see docs/operations.md): not bound by the service's statement timeout.
+    await q.query(`SET LOCAL statement_timeout = 0`);
     await q.query(`ALTER TABLE "users" ADD COLUMN "app_ord" bigint, ADD COLUMN "org_ord" bigint`);
     await q.query(`
       CREATE TABLE "user_org_counts" (
