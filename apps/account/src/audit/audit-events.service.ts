@@ -2,23 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { closedObject, text } from '../common/account-openapi';
 import { AccountConfig } from '../config/account.config';
 import { formatTimestamp } from '../common/timestamp';
-import { AuditEventsRepository } from './audit-events.repository';
+import { AuditEventsRepository, type StoredAuditEvent } from './audit-events.repository';
 import { AUDIT_PAGE_SIZE_DEFAULT, type ListAuditEventsQuery } from './dto/list-audit-events.query';
 
 /** An event as interface 207 answers it: every field a string. */
-export interface AuditEventView {
-  event_id: string;
-  event_time: string;
-  app_token: string;
-  action: string;
-  resource_type: string;
-  resource_id: string;
-  operator: string;
-  request_id: string;
-  client_ip: string;
-  result_code: string;
-  changes: string;
-}
+export type AuditEventView = Omit<StoredAuditEvent, 'event_time'> & { event_time: string };
 
 /** `AuditEventView` in the OpenAPI document. */
 export const AUDIT_EVENT_SCHEMA = closedObject({
