@@ -129,7 +129,8 @@ export function locationCases(ctx) {
       onResult: (row) => {
         const sent = stats ? `${stats.exports} OTLP exports, ${Math.round(stats.bytes / 1024)} KB received` : 'receiver stats unknown';
         const sampler = env.OTEL_TRACES_SAMPLER ? `${env.OTEL_TRACES_SAMPLER} ${env.OTEL_TRACES_SAMPLER_ARG}` : 'every request sampled';
-        row.notes = [`${sampler}, OTLP/HTTP protobuf to a local receiver (${sent}); baseline: tracing off`, row.notes].filter(Boolean).join('; ');
+        const protocol = env.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json' ? 'JSON' : 'protobuf';
+        row.notes = [`${sampler}, OTLP/HTTP ${protocol} to a local receiver (${sent}); baseline: tracing off`, row.notes].filter(Boolean).join('; ');
       },
     };
   };
@@ -187,6 +188,7 @@ export function locationCases(ctx) {
       },
     },
     tracingOn('lbs-cached-tracing-on', 'cached lbsQuery, tracing on (every request)', {}),
+    tracingOn('lbs-cached-tracing-json', 'cached lbsQuery, tracing on (every request, OTLP/JSON)', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
     tracingOn('lbs-cached-tracing-sampled', 'cached lbsQuery, tracing on (10% sampled)', {
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',
