@@ -7,7 +7,8 @@ import { send } from '../lib/preflight.mjs';
 import { startProcess } from '../lib/proc.mjs';
 
 const require = createRequire(import.meta.url);
-const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+const { signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+const { lbsSignedNames } = require(join(root, 'libs/signing/dist/portable/canonical.js'));
 const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
 
 const LBS_PATH = '/lbsapi/api/lbsQuery';

@@ -27,7 +27,8 @@ function randomPath(g) {
  * place.
  */
 function lbsUnique(g, phase, round) {
-  const { lbsSignedNames, signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+  const { signLbs } = require(join(root, 'libs/signing/dist/lbs-signature.js'));
+  const { lbsSignedNames } = require(join(root, 'libs/signing/dist/portable/canonical.js'));
   const { hmacKey } = require(join(root, 'libs/signing/dist/hmac.js'));
   const key = hmacKey(g.secret);
   const names = lbsSignedNames(['longitude', 'latitude']);
