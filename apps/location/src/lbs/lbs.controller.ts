@@ -1,7 +1,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { LbsOperation, LbsSignatureGuard } from '@geoaccount/signing';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiParams, ParamsPipe } from './dto/lbs-params';
+import { ApiParams, ParamsPipe } from '@geoaccount/http';
 import {
   ADDRESS_QUERY,
   type AddressQueryParams,
