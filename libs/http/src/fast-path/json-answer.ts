@@ -49,7 +49,8 @@ function plainJsonAnswer(res: Response, status: number): boolean {
  * `status`, in the bytes and headers of Express's `res.json` (`application/json;
  * charset=utf-8`, Content-Length in bytes, HEAD without a body), and keeps it as the sent
  * body. Why: `res.json` → `res.send` parses and rebuilds the Content-Type it has just set and
- * looks the type up again on every answer (4% of a cached lbsQuery's CPU). Answers that are
+ * looks the type up again on every answer (4% of a cached lbsQuery's CPU; 20.4 → 13.3 µs per
+ * answer in `bench/fast-path.mjs`). Answers that are
  * not plain (see `plainJsonAnswer`) go through Express's `res.json` as before.
  */
 export function writeJson(res: Response, status: number, body: unknown): void {

@@ -9,7 +9,8 @@ interface RouterLayer {
  * Fast path "router method table": true when the request path is served by some route, but
  * not for this method (the exception filter answers 405 instead of 404). Express has no
  * public way to ask this, so the router's own layer table is read (`app.router.stack`,
- * `route._handlesMethod`); only failed requests pay for it.
+ * `route._handlesMethod`); only failed requests pay for it (1.3 µs over 15 routes,
+ * `bench/fast-path.mjs`).
  */
 export function servedWithOtherMethod(req: Request): boolean {
   const router = (req.app as unknown as { router?: { stack?: RouterLayer[] } } | undefined)?.router;
