@@ -22,7 +22,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@geoaccount/(api|signing|client)$': path.join(__dirname, 'libs/$1/src/index.ts'),
-    '^@geoaccount/(observability|testing)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    '^@geoaccount/(observability|http|testing)$': path.join(__dirname, 'libs/$1/src/index.ts'),
     '^@geoaccount/signing/portable$': path.join(__dirname, 'libs/signing/src/portable/index.ts'),
     '^@geoaccount/observability/tracing$': path.join(__dirname, 'libs/observability/src/tracing.ts'),
   },

@@ -63,6 +63,7 @@ const AREAS = [
   ['validation', ['class-validator', 'class-transformer', 'validator', 'libphonenumber-js']],
   ['metrics', ['prom-client', 'tdigest', 'bintrees']],
   ['security headers', ['helmet']],
+  ['libs/http (fast paths, defaults, rate limit)', ['libs/http']],
   ['NestJS', ['@nestjs/core', '@nestjs/common', '@nestjs/platform-express', '@nestjs/terminus', 'rxjs', 'reflect-metadata']],
   [
     'Express',

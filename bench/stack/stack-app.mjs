@@ -1,7 +1,8 @@
 // A hello-world NestJS application on Express with a chosen subset of the services' HTTP
 // stack (BENCH_LAYERS, comma-separated), built from the project's own compiled libraries, to
 // find what each layer costs per request. Layers:
-//   defaults   applyHttpDefaults: exception filter, validation pipe (with a one-field DTO)
+//   defaults   applyHttpDefaults (libs/http): exception filter, validation pipe (with a one-field DTO),
+//              query parsed once, JSON answers written by the fast path's adapter
 //   observer   ObservabilityModule, Nest's logger on pino and the request observer (request id,
 //              access line, metrics, draining)
 //   headers    the security headers of an API answer
@@ -17,6 +18,7 @@ const { NestFactory } = await appImport('account', '@nestjs/core');
 const { ExpressAdapter } = await appImport('account', '@nestjs/platform-express');
 const obs = require(join(root, 'libs/observability/dist/index.js'));
 const api = require(join(root, 'libs/api/dist/index.js'));
+const http = require(join(root, 'libs/http/dist/index.js'));
 const { IsOptional, IsString, MaxLength } = appRequire('account')('class-validator');
 
 class HelloQuery {}
@@ -42,8 +44,9 @@ const imports = layers.has('observer')
   : [];
 Module({ imports, controllers: [HelloController] })(StackModule);
 
-const app = await NestFactory.create(StackModule, new ExpressAdapter(), { logger: ['error', 'warn'] });
-if (layers.has('defaults')) api.applyHttpDefaults(app, api.accountEnvelope, { shutdownHooks: false });
+const adapter = layers.has('defaults') ? new http.FastPathAdapter() : new ExpressAdapter();
+const app = await NestFactory.create(StackModule, adapter, { logger: ['error', 'warn'] });
+if (layers.has('defaults')) http.applyHttpDefaults(app, api.accountEnvelope, { shutdownHooks: false });
 if (layers.has('observer')) obs.useRequestObserver(app);
-if (layers.has('headers')) app.use(obs.securityHeaders());
+if (layers.has('headers')) app.use(http.securityHeaders());
 await app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

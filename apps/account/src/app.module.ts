@@ -1,7 +1,8 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { FormBodyMiddleware } from '@geoaccount/api';
+import { RateLimitModule } from '@geoaccount/http';
 import { ObservabilityModule } from '@geoaccount/observability';
-import type { AppRegistry } from '@geoaccount/signing';
+import { type AppRegistry, callerKeyOf } from '@geoaccount/signing';
 import { AuditModule } from './audit/audit.module';
 import { AuthGroupsModule } from './auth-groups/auth-groups.module';
 import { AuthsModule } from './auths/auths.module';
@@ -22,7 +23,9 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
-        ObservabilityModule.forRoot({ service: 'account', logLevel: config.LOG_LEVEL, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE }),
+        ObservabilityModule.forRoot({ service: 'account', logLevel: config.LOG_LEVEL }),
+        // Per calling app and instance, after the signature guard.
+        RateLimitModule.forRoot({ perMinute: config.RATE_LIMIT_PER_MINUTE, keyOf: callerKeyOf }),
         CoreModule.forRoot(config, registry),
         DatabaseModule.forRoot(config),
         DirectoryModule.forRoot(directories),

@@ -1,7 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LogLevel } from '@nestjs/common';
-import { accountEnvelope, applyHttpDefaults } from '@geoaccount/api';
-import { applyOperations, httpTimeoutsOf } from '@geoaccount/observability';
+import { accountEnvelope } from '@geoaccount/api';
+import { FastPathAdapter, applyHttpDefaults, securityHeaders, setupOpenApi } from '@geoaccount/http';
+import { httpTimeoutsOf, useRequestObserver } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import { ACCOUNT_OPENAPI } from './openapi';
@@ -18,7 +19,8 @@ export async function createAccountApp(
   registry: AppRegistry,
   directories: DirectoryConfig = { byApp: new Map() },
 ): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry, directories), {
+  // Handlers' JSON answers are written by libs/http's fast path (libs/http/src/fast-path/README.md).
+  const app = await NestFactory.create(AppModule.forRoot(config, registry, directories), new FastPathAdapter(), {
     bodyParser: false,
     logger: nestLogLevels(config.LOG_LEVEL),
     bufferLogs: true,
@@ -26,8 +28,10 @@ export async function createAccountApp(
   // main installs the graceful shutdown (drain, then close) instead of Nest's hooks; slow
   // clients are cut off after HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS.
   applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false, timeouts: httpTimeoutsOf(config) });
-  // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
-  applyOperations(app, { openApi: ACCOUNT_OPENAPI });
+  // JSON logs, request ids, metrics; the API's security headers; /docs. Health, metrics and docs are outside the signed API.
+  useRequestObserver(app);
+  app.use(securityHeaders());
+  setupOpenApi(app, ACCOUNT_OPENAPI);
   serveConsole(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir(), locationUrl: config.CONSOLE_LOCATION_URL });
   return app;
 }

@@ -1,6 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
-import { installGracefulShutdown } from '@geoaccount/observability';
+import { installGracefulShutdown } from '@geoaccount/http';
+import { flushTracing } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { createAccountApp } from './app';
 import { type AccountConfig, loadAccountConfig } from './config/account.config';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   installGracefulShutdown(app, {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     drainMs: config.SHUTDOWN_DRAIN_MS,
+    flush: flushTracing,
   });
   say(`listening on http://${config.HOST}:${config.PORT}`);
 }

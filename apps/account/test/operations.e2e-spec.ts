@@ -1,4 +1,4 @@
-import { documentedRoutes, servedRoutes } from '@geoaccount/observability';
+import { documentedRoutes, servedRoutes } from '@geoaccount/http';
 import { MIGRATIONS } from '../src/database/migrations';
 import { type AccountHarness, listenAccountApp, startAccountHarness } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';

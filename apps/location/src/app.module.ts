@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { RateLimitModule } from '@geoaccount/http';
 import { ObservabilityModule } from '@geoaccount/observability';
-import { APP_REGISTRY, AppRegistry } from '@geoaccount/signing';
+import { APP_REGISTRY, AppRegistry, callerKeyOf } from '@geoaccount/signing';
 import type { DestinationStream } from 'pino';
 import { LocationConfig } from './config/location.config';
 import { HealthModule } from './health/health.module';
@@ -38,10 +39,11 @@ export class AppModule {
           service: 'location',
           logLevel: config.LOG_LEVEL,
           logStream: options.logStream,
-          rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
           // One accounting line per location request instead of an access-log line (failures get both).
           quietPaths: ['/lbsapi/'],
         }),
+        // Per calling app and instance, after the signature guard.
+        RateLimitModule.forRoot({ perMinute: config.RATE_LIMIT_PER_MINUTE, keyOf: callerKeyOf }),
         LbsModule,
         HealthModule,
       ],

@@ -1,7 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
-import { lbsEnvelope, applyHttpDefaults } from '@geoaccount/api';
-import { applyOperations, httpTimeoutsOf } from '@geoaccount/observability';
+import { lbsEnvelope } from '@geoaccount/api';
+import { FastPathAdapter, applyHttpDefaults, securityHeaders, setupOpenApi } from '@geoaccount/http';
+import { httpTimeoutsOf, useRequestObserver } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule, type LocationAppOptions } from './app.module';
 import { type LocationConfig, corsOrigins } from './config/location.config';
@@ -13,7 +14,8 @@ export async function createLocationApp(
   registry: AppRegistry,
   options: LocationAppOptions = {},
 ): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), {
+  // Handlers' JSON answers are written by libs/http's fast path (libs/http/src/fast-path/README.md).
+  const app = await NestFactory.create(AppModule.forRoot(config, registry, options), new FastPathAdapter(), {
     bufferLogs: true,
     abortOnError: false,
     bodyParser: false,
@@ -26,7 +28,9 @@ export async function createLocationApp(
   // The web console calls from the account service's origin (CONTRACT §12): those origins only.
   const origins = corsOrigins(config);
   if (origins.length > 0) app.enableCors({ origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });
-  // JSON logs, request ids, metrics, helmet, /docs; health, metrics and docs are outside the signed API.
-  applyOperations(app, { openApi: LOCATION_OPENAPI });
+  // JSON logs, request ids, metrics; the API's security headers; /docs. Health, metrics and docs are outside the signed API.
+  useRequestObserver(app);
+  app.use(securityHeaders());
+  setupOpenApi(app, LOCATION_OPENAPI);
   return app;
 }

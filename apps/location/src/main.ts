@@ -1,6 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
-import { installGracefulShutdown } from '@geoaccount/observability';
+import { installGracefulShutdown } from '@geoaccount/http';
+import { flushTracing } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { createLocationApp } from './app';
 import { loadLocationConfig } from './config/location.config';
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const app = await createLocationApp(config, registry);
   // SIGTERM/SIGINT: not ready, drain, stop accepting, finish in-flight requests, close Redis
   // and the upstream clients; exit 0 within SHUTDOWN_TIMEOUT_MS.
-  installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS });
+  installGracefulShutdown(app, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, drainMs: config.SHUTDOWN_DRAIN_MS, flush: flushTracing });
   await app.listen(config.PORT, config.HOST);
   process.stdout.write(
     `location listening on http://${config.HOST}:${config.PORT} (geocoder ${config.GEOCODER}, cells ${config.CELL_SOURCE}, ` +

@@ -2,22 +2,22 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { type ParamRules, checkParams } from './lbs/dto/lbs-params';
+import { type ParamTable, checkParams } from '@geoaccount/http';
 import { ADDRESS_QUERY, BASE_STATION_QUERY, LBS_QUERY } from './lbs/dto/operation-params';
 import { locationOpenApiDocument } from './openapi';
 
 type Parameter = { name: string; in: string; required?: boolean; schema: { maxLength?: number; pattern?: string } };
 
-const RULES: Record<string, ParamRules> = { lbsQuery: LBS_QUERY, addressQuery: ADDRESS_QUERY, baseStationQuery: BASE_STATION_QUERY };
+const RULES: Record<string, ParamTable> = { lbsQuery: LBS_QUERY, addressQuery: ADDRESS_QUERY, baseStationQuery: BASE_STATION_QUERY };
 /** Parameters of the signature (CONTRACT §3), checked by the guard, not by the rule tables. */
 const SIGNATURE = ['userToken', 'signature'];
 
-function rulesAccept(rules: ParamRules, name: string, value: string | undefined): boolean {
+function rulesAccept(table: ParamTable, name: string, value: string | undefined): boolean {
   try {
     const query: Record<string, string> = {};
-    for (const [n, rule] of Object.entries(rules)) if (rule.required && n !== name) query[n] = rule.pattern ? '1' : 'x';
+    for (const [n, rule] of Object.entries(table.rules)) if (rule.required && n !== name) query[n] = rule.pattern ? '1' : 'x';
     if (value !== undefined) query[name] = value;
-    checkParams(rules, query);
+    checkParams(table, query);
     return true;
   } catch {
     return false;
@@ -42,7 +42,8 @@ describe('location OpenAPI document', () => {
   });
 
   it.each(Object.keys(RULES))('%s: the document and the rule table agree parameter by parameter', (operation) => {
-    const rules = RULES[operation]!;
+    const table = RULES[operation]!;
+    const rules = table.rules;
     const params = (document.paths[`/lbsapi/api/${operation}`]!.get!.parameters as Parameter[]).filter((p) => !SIGNATURE.includes(p.name));
     expect(params.map((p) => p.name).sort()).toEqual(Object.keys(rules).sort());
     for (const p of params) {
@@ -70,7 +71,7 @@ describe('location OpenAPI document', () => {
       ];
       for (const value of values) {
         const documented = documentAccepts(p, value);
-        const accepted = rulesAccept(rules, p.name, value);
+        const accepted = rulesAccept(table, p.name, value);
         // A range (`limit`) is in the description, not the schema: there the document may accept more.
         if (!documented || rule.limit === undefined)
           expect({ name: p.name, value, accepted }).toEqual({ name: p.name, value, accepted: documented });

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { type OpenApiOptions, buildOpenApiDocument } from '@geoaccount/observability';
+import { type OpenApiOptions, buildOpenApiDocument } from '@geoaccount/http';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import { loadLocationConfig } from './config/location.config';

@@ -1,4 +1,4 @@
-import { documentedRoutes, servedRoutes } from '@geoaccount/observability';
+import { documentedRoutes, servedRoutes } from '@geoaccount/http';
 import { FakeAmap } from './support/fake-amap';
 import { type LocationSession, runPrefix, startLocation } from './support/location-session';
 import { PrivateRedis } from './support/private-redis';

@@ -33,15 +33,15 @@ export function isUnavailableError(err: unknown): boolean {
   return cause !== undefined && cause !== err && isUnavailableError(cause);
 }
 
-/** True when the request path is served by some route, but not for this method. */
-function servedWithOtherMethod(req: Request): boolean {
-  const router = (req.app as unknown as { router?: { stack?: RouterLayer[] } } | undefined)?.router;
-  const stack = router?.stack ?? [];
-  return stack.some((layer) => layer.route !== undefined && layer.match(req.path) && !layer.route._handlesMethod(req.method));
-}
-interface RouterLayer {
-  route?: { _handlesMethod(method: string): boolean };
-  match(path: string): boolean;
+/**
+ * What the filter needs of the HTTP layer; libs/http's fast path provides both
+ * (`applyHttpDefaults` passes them).
+ */
+export interface ErrorAnswerHttp {
+  /** Answers `body` as JSON with `status` (and keeps it as the sent body for the metrics). */
+  writeJson(res: Response, status: number, body: unknown): void;
+  /** True when the request path is served by some route, but not for this method (405 instead of 404). */
+  servedWithOtherMethod(req: Request): boolean;
 }
 
 /**
@@ -53,7 +53,10 @@ interface RouterLayer {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
-  constructor(private readonly style: EnvelopeStyle) {}
+  constructor(
+    private readonly style: EnvelopeStyle,
+    private readonly http: ErrorAnswerHttp,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -66,7 +69,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     // The body stays "system exception"; the id finds the log line with the details.
     if (errorId) res.setHeader('X-Error-Id', errorId);
-    res.status(result.status).json(this.style.body(result, message, extra));
+    this.http.writeJson(res, result.status, this.style.body(result, message, extra));
   }
 
   private render(exception: unknown, req: Request): Rendered {
@@ -80,7 +83,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const status = httpStatusOf(exception);
     switch (status) {
       case 404:
-        return servedWithOtherMethod(req) ? plain(style.methodNotAllowed) : plain(style.routeNotFound);
+        return this.http.servedWithOtherMethod(req) ? plain(style.methodNotAllowed) : plain(style.routeNotFound);
       case 405:
         return plain(style.methodNotAllowed);
       case 413:

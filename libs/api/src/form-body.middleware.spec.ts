@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { accountEnvelope } from './envelope';
 import { FORM_BODY_OPTIONS, FormBodyMiddleware } from './form-body.middleware';
-import { applyHttpDefaults } from './http-app';
+import { ApiExceptionFilter } from './exception-filter';
 
 const LIMIT = 4096;
 
@@ -96,8 +96,14 @@ describe('FormBodyMiddleware: body limits on the stream', () => {
 
   beforeAll(async () => {
     app = await NestFactory.create(EchoModule, { bodyParser: false, logger: false });
-    // No validation pipe: the handler answers the raw fields the middleware parsed.
-    applyHttpDefaults(app, accountEnvelope, { validationPipe: false });
+    // Only the envelope filter (answers written by Express here; the services write them with
+    // libs/http's fast path), no validation pipe: the handler answers the raw fields the middleware parsed.
+    app.useGlobalFilters(
+      new ApiExceptionFilter(accountEnvelope, {
+        writeJson: (res, status, body) => void res.status(status).json(body),
+        servedWithOtherMethod: () => false,
+      }),
+    );
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
   });

@@ -6,5 +6,3 @@ export * from './validation';
 export * from './form-body.middleware';
 export * from './interface';
 export * from './config';
-export * from './http-app';
-export * from './json-list';

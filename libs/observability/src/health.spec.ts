@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import type { Response } from 'express';
 import request from 'supertest';
-import { lbsEnvelope, applyHttpDefaults } from '@geoaccount/api';
+import { lbsEnvelope } from '@geoaccount/api';
+import { FastPathAdapter, ShutdownState, applyHttpDefaults } from '@geoaccount/http';
 import { healthResponse, shutdownIndicator } from './health';
-import { ShutdownState } from './shutdown';
 
 const dependency = { up: true, degraded: false };
 
@@ -39,7 +39,7 @@ class ProbeModule {}
 describe('readiness answers', () => {
   let app: INestApplication;
   beforeAll(async () => {
-    app = await NestFactory.create(ProbeModule, { logger: false });
+    app = await NestFactory.create(ProbeModule, new FastPathAdapter(), { logger: false });
     applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false });
     await app.init();
   });

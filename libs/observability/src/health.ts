@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import type { HealthCheckResult, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
-import type { ShutdownState } from './shutdown';
+import type { ShutdownState } from '@geoaccount/http';
 
 /** Readiness indicator `shutdown`: down from the first shutdown signal on. */
 export function shutdownIndicator(state: ShutdownState, indicators: HealthIndicatorService): () => HealthIndicatorResult {

@@ -1,57 +1,13 @@
-import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { keepSentBody, sentBody } from '@geoaccount/api';
+import { type ShutdownState, sentBody } from '@geoaccount/http';
 import type pino from 'pino';
 import { UNMATCHED_ROUTE, resultCodeOf, routeOf } from './http-metrics';
 import { assignRequestId, requestContext } from './logging';
 import type { Metrics } from './metrics';
 import { redactUrl } from './redact';
-import type { ShutdownState } from './shutdown';
 import { startServerSpan, tracingEnabled } from './tracing';
 
 export const DEFAULT_QUIET_PATHS = ['/health/live', '/health/ready', '/metrics'] as const;
-
-/**
- * JSON answers of `app`, made once per process instead of once per request: `res.json` of
- * the application's response prototype keeps the body on the response (see `sentBody`:
- * the result code of the metrics, the accounting line) and writes plain JSON answers
- * directly. Express's `res.send` parses and rebuilds the Content-Type it has just set and
- * looks the type up again, per answer; the bytes and headers written here are the same
- * (`application/json; charset=utf-8`, Content-Length, HEAD without a body). Answers that
- * are not plain (a Content-Type already set, 204/205/304, JSON settings, ETags) go through
- * Express as before. Controllers' answers and the exception filter's both use `res.json`.
- */
-export function writeJsonAnswers(app: INestApplication): void {
-  const express = (app as NestExpressApplication).getHttpAdapter().getInstance() as ExpressApp;
-  const proto = express.response;
-  const expressJson = proto.json;
-  proto.json = function json(this: Response, body?: unknown) {
-    keepSentBody(this, body);
-    const status = this.statusCode;
-    const plain =
-      status !== 204 &&
-      status !== 205 &&
-      status !== 304 &&
-      !this.hasHeader('Content-Type') &&
-      !express.get('etag fn') &&
-      !express.get('json replacer') &&
-      !express.get('json spaces') &&
-      !express.get('json escape');
-    const text = plain ? JSON.stringify(body) : undefined;
-    if (text === undefined) return expressJson.call(this, body);
-    this.setHeader('Content-Type', 'application/json; charset=utf-8');
-    this.setHeader('Content-Length', Buffer.byteLength(text));
-    if (this.req.method === 'HEAD') this.end();
-    else this.end(text);
-    return this;
-  };
-}
-
-interface ExpressApp {
-  response: Response;
-  get(setting: string): unknown;
-}
 
 export interface HttpObserverOptions {
   /** The application's logger (access lines). */
@@ -69,7 +25,8 @@ export interface HttpObserverOptions {
  * The per-request work of operations, in one middleware and one `finish` listener:
  * the request id (`X-Request-Id` in and out, and `requestId` on every log line written
  * while handling the request), `Connection: close` while draining, the HTTP metrics
- * (`http_request_duration_seconds`, `api_results_total` by the envelope's result code),
+ * (`http_request_duration_seconds`, `api_results_total` by the envelope's result code, read
+ * from the body libs/http's JSON writer kept),
  * the trace's server span when tracing is on (named by route template),
  * and the access line: `info` on success, `warn` on 4xx, `error` on 5xx. The line and
  * its fields are built only when the level lets it be written.

@@ -1,21 +1,17 @@
 import { type DynamicModule, Global, Inject, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type pino from 'pino';
 import type { DestinationStream } from 'pino';
 import { DEFAULT_QUIET_PATHS } from './http-observer';
 import { PinoNestLogger, createLogger } from './logging';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
-import { RateLimitInterceptor, TokenBucketLimiter } from './rate-limit';
-import { ShutdownState } from './shutdown';
+import { ShutdownState } from '@geoaccount/http';
 
 export interface ObservabilityOptions {
   /** `service` label of every log line and metric series. */
   service: string;
   /** `LOG_LEVEL`. */
   logLevel: string;
-  /** `RATE_LIMIT_PER_MINUTE`: per calling app and instance; 0 or unset turns it off. */
-  rateLimitPerMinute?: number;
   /** Log destination (default standard output). */
   logStream?: DestinationStream;
   /**
@@ -39,14 +35,13 @@ export type AppLogger = pino.Logger;
 
 /**
  * Logs (pino; Nest's logger through `PinoNestLogger`), metrics (`Metrics`, `GET /metrics`),
- * the shutdown state for readiness and the per-app rate limit. Global: feature modules
+ * and the shutdown state (libs/http's, for readiness and draining). Global: feature modules
  * inject `Metrics` or `APP_LOGGER` to add their own.
  */
 @Global()
 @Module({})
 export class ObservabilityModule {
   static forRoot(options: ObservabilityOptions): DynamicModule {
-    const perMinute = options.rateLimitPerMinute ?? 0;
     const logger = createLogger({ service: options.service, level: options.logLevel, stream: options.logStream });
     return {
       module: ObservabilityModule,
@@ -58,12 +53,6 @@ export class ObservabilityModule {
         { provide: APP_LOGGER, useValue: logger },
         { provide: PinoNestLogger, useValue: new PinoNestLogger(logger) },
         { provide: QUIET_PATHS, useValue: [...DEFAULT_QUIET_PATHS, ...(options.quietPaths ?? [])] },
-        ...(perMinute > 0
-          ? [
-              { provide: TokenBucketLimiter, useFactory: () => new TokenBucketLimiter(perMinute) },
-              { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
-            ]
-          : []),
       ],
       exports: [Metrics, ShutdownState, APP_LOGGER, PinoNestLogger, QUIET_PATHS],
     };

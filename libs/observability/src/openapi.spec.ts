@@ -1,12 +1,13 @@
 import request from 'supertest';
 import { type Fixture, createFixtureApp } from '../test/fixture-app';
-import { documentedRoutes, servedRoutes, toOpenApiPath } from './openapi';
+import { documentedRoutes, servedRoutes, toOpenApiPath } from '@geoaccount/http';
 
+// libs/http's OpenAPI setup and security headers, applied with this library's operations (`applyOperations`).
 describe('OpenAPI and HTTP hardening', () => {
   let fixture: Fixture;
   beforeAll(async () => {
     fixture = await createFixtureApp({
-      operations: { openApi: { title: 'Fixture service', version: '1.0.0', description: 'test', formBodies: true } },
+      openApi: { title: 'Fixture service', version: '1.0.0', description: 'test', formBodies: true },
     });
   });
   afterAll(() => fixture.app.close());

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Max, Min, ValidateBy } from 'class-validator';
-import type { HttpTimeouts } from '@geoaccount/api';
+import type { HttpTimeouts } from '@geoaccount/http';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -1,7 +1,7 @@
 import { type AddressInfo } from 'node:net';
 import { Agent, request as httpRequest } from 'node:http';
 import { createFixtureApp, ShutdownProbe, slowHandlersDone } from '../test/fixture-app';
-import { ShutdownState, installGracefulShutdown } from './shutdown';
+import { ShutdownState, installGracefulShutdown } from '@geoaccount/http';
 
 interface Answer {
   status: number;
@@ -24,6 +24,7 @@ function get(port: number, path: string, agent?: Agent): Promise<Answer> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// libs/http's graceful shutdown with this library's request observer (`Connection: close` while draining).
 describe('graceful shutdown', () => {
   it('turns readiness off, keeps serving while draining, finishes in-flight requests, then closes the app and exits 0', async () => {
     const fixture = await createFixtureApp();
@@ -32,6 +33,7 @@ describe('graceful shutdown', () => {
     const port = (app.getHttpServer().address() as AddressInfo).port;
     const exits: number[] = [];
     let afterCloseAt = 0;
+    let flushedAt = 0;
     const graceful = installGracefulShutdown(app, {
       timeoutMs: 5000,
       drainMs: 800,
@@ -39,6 +41,10 @@ describe('graceful shutdown', () => {
       exit: (code) => exits.push(code),
       afterClose: async () => {
         afterCloseAt = Date.now();
+      },
+      flush: async () => {
+        flushedAt = Date.now();
+        throw new Error('exporter down');
       },
     });
     const state = app.get(ShutdownState);
@@ -68,6 +74,8 @@ describe('graceful shutdown', () => {
       // the application was closed after the last answer, not before
       expect(probe.closedAt).toBeGreaterThanOrEqual(Math.max(...slowHandlersDone));
       expect(afterCloseAt).toBeGreaterThanOrEqual(probe.closedAt!);
+      // the flush runs last, and its failure does not change the exit code
+      expect(flushedAt).toBeGreaterThanOrEqual(afterCloseAt);
       expect(probe.closedAt! - signalledAt).toBeLessThan(5000);
       // the listener is gone
       await expect(get(port, '/open/slow')).rejects.toMatchObject({ code: 'ECONNREFUSED' });

@@ -16,10 +16,11 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { FORM_BODY_OPTIONS, FormBodyMiddleware, type EnvelopeStyle, accountEnvelope, accountOk, applyHttpDefaults } from '@geoaccount/api';
+import { FORM_BODY_OPTIONS, FormBodyMiddleware, type EnvelopeStyle, accountEnvelope, accountOk } from '@geoaccount/api';
+import { FastPathAdapter, type OpenApiOptions, applyHttpDefaults, securityHeaders, setupOpenApi } from '@geoaccount/http';
 import { ACCOUNT_SIGNATURE_OPTIONS, APP_REGISTRY, AccountSignatureGuard, AppRegistry, DEMO_APP, signAccount } from '@geoaccount/signing';
 import { ObservabilityModule, type ObservabilityOptions } from '../src/observability.module';
-import { type OperationsOptions, applyOperations } from '../src/setup';
+import { useRequestObserver } from '../src/setup';
 
 /** Form fields of the fixture's signed POST: every field the logs must never show. */
 export class SecretsDto {
@@ -82,7 +83,8 @@ export class ShutdownProbe implements OnApplicationShutdown {
 
 export interface FixtureOptions extends Partial<ObservabilityOptions> {
   style?: EnvelopeStyle;
-  operations?: OperationsOptions;
+  /** Serve `/docs` and `/docs-json` (libs/http). */
+  openApi?: OpenApiOptions;
 }
 
 export interface Fixture {
@@ -117,9 +119,12 @@ export async function createFixtureApp(options: FixtureOptions = {}): Promise<Fi
     }
   }
 
-  const app = await NestFactory.create(FixtureModule, { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create(FixtureModule, new FastPathAdapter(), { bodyParser: false, bufferLogs: true });
   applyHttpDefaults(app, style, { shutdownHooks: false });
-  applyOperations(app, options.operations);
+  // As the services wire it (apps/*/src/app.ts).
+  useRequestObserver(app);
+  app.use(securityHeaders());
+  if (options.openApi) setupOpenApi(app, options.openApi);
   await app.init();
   return {
     app,

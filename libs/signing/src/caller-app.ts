@@ -11,3 +11,19 @@ export const CallerApp = createParamDecorator((_: unknown, ctx: ExecutionContext
   if (!app) throw new Error('CallerApp used on a route without a signature guard');
   return app;
 });
+
+/**
+ * The calling app of a request, the key of the services' rate limit: the app whose signature
+ * was verified, else the `app_token` (account) or `userToken` (location) it names. Undefined
+ * for unsigned routes (health, metrics, docs), which are never limited.
+ */
+export function callerKeyOf(req: Request): string | undefined {
+  const verified = (req as SignedRequest)[CALLER_APP];
+  if (verified) return verified.appToken;
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  for (const value of [query.app_token, body.app_token, query.userToken]) {
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import type { AuthEntity } from '../auths/auth.entity';
 import type { AuthGroupEntity } from './auth-group.entity';
-import type { JsonSchema } from '@geoaccount/observability';
+import type { JsonSchema } from '@geoaccount/http';
 import { closedObject, nullableText, text } from '../common/account-openapi';
 
 /** An item of `group_list`. */

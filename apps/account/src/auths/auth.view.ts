@@ -1,6 +1,6 @@
 import type { TimestampFormatter } from '../common/timestamp';
 import type { AuthEntity } from './auth.entity';
-import type { JsonSchema } from '@geoaccount/observability';
+import type { JsonSchema } from '@geoaccount/http';
 import { closedObject, nullableText, text } from '../common/account-openapi';
 
 /** The Auth fields of the spec, unset ones `null`. */

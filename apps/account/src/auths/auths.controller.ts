@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
-import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery, writeJsonList } from '@geoaccount/api';
+import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { writeJsonList } from '@geoaccount/http';
 import type { Response } from 'express';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';

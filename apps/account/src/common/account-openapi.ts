@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { AccountCodes, AccountInterface, type AccountInterfaceNo, type ResultCode, accountSystemError } from '@geoaccount/api';
-import { type JsonSchema, dtoFields, dtoObjectSchema } from '@geoaccount/observability';
+import { type JsonSchema, dtoFields, dtoObjectSchema } from '@geoaccount/http';
 import { ID_PATTERN } from './field-rules';
 import { ID_LIMITS } from './path-id';
 

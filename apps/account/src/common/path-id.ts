@@ -1,23 +1,16 @@
-import { type ArgumentMetadata, Param, type PipeTransform } from '@nestjs/common';
-import { InvalidParameterException } from '@geoaccount/api';
+import { Param } from '@nestjs/common';
+import { TextParamPipe } from '@geoaccount/http';
 import { FIELD_LIMITS as L, recordIdProblem } from './field-rules';
 
 /**
  * A record id of the path (1 to `max` characters as PostgreSQL counts them, `recordIdProblem`:
- * `ID_PATTERN` and `isCanonicalText`), checked
- * by hand: every read of one record goes through it, and class-transformer with
- * class-validator cost tens of microseconds for one string.
+ * `ID_PATTERN` and `isCanonicalText`), checked by libs/http's fast-path `TextParamPipe`: every
+ * read of one record goes through it, and class-transformer with class-validator cost tens of
+ * microseconds for one string.
  */
-export class RecordIdPipe implements PipeTransform<unknown, string> {
-  constructor(private readonly max: number) {}
-
-  transform(value: unknown, { data }: ArgumentMetadata): string {
-    const field = data ?? 'id';
-    if (value === undefined || value === '') throw new InvalidParameterException(field, 'missing');
-    if (typeof value !== 'string') throw new InvalidParameterException(field, 'invalid');
-    const problem = recordIdProblem(value, this.max);
-    if (problem) throw new InvalidParameterException(field, problem);
-    return value;
+export class RecordIdPipe extends TextParamPipe {
+  constructor(max: number) {
+    super((value) => recordIdProblem(value, max));
   }
 }
 

@@ -2,7 +2,8 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
-import { ShutdownState, healthResponse, shutdownIndicator } from '@geoaccount/observability';
+import { ShutdownState } from '@geoaccount/http';
+import { healthResponse, shutdownIndicator } from '@geoaccount/observability';
 import { DatabaseHealthIndicator } from './database.health';
 import { DirectoryHealthIndicator } from './directory.health';
 

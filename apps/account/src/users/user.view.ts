@@ -1,5 +1,5 @@
 import type { UserEntity } from './user.entity';
-import type { JsonSchema } from '@geoaccount/observability';
+import type { JsonSchema } from '@geoaccount/http';
 import { closedObject, nullableText, text } from '../common/account-openapi';
 
 /** A user as every answer shows it: all fields of the spec's User table, passwords always null. */

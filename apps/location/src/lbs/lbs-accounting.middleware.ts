@@ -1,5 +1,5 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
-import { sentBody } from '@geoaccount/api';
+import { sentBody } from '@geoaccount/http';
 import { type AppLogger, InjectAppLogger, currentRequestId } from '@geoaccount/observability';
 import { CALLER_APP, type SignedRequest } from '@geoaccount/signing';
 import type { NextFunction, Request, Response } from 'express';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { LbsOperation, LbsSignatureGuard } from '@geoaccount/signing';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiParams, ParamsPipe } from './dto/lbs-params';
+import { ApiParams, ParamsPipe } from '@geoaccount/http';
 import {
   ADDRESS_QUERY,
   type AddressQueryParams,
@@ -11,7 +11,7 @@ import {
   type LbsQueryParams,
 } from './dto/operation-params';
 import { LbsOperationDoc } from './lbs.openapi';
-import { type LbsAnswer, LbsService } from './lbs.service';
+import { type LbsReply, LbsService } from './lbs.service';
 
 /** The three location operations (GET, `param.`-prefixed parameters, signed per CONTRACT §3). */
 @ApiTags('location')
@@ -36,7 +36,7 @@ export class LbsController {
   @LbsOperationDoc('lbsQuery', 'Coordinates to address', 'Reverse geocoding: the province, city, county and address at a point.')
   @LbsOperation('lbsQuery', ['longitude', 'latitude'])
   @ApiParams(LBS_QUERY)
-  lbsQuery(@Query(new ParamsPipe(LBS_QUERY)) q: LbsQueryParams): Promise<LbsAnswer> {
+  lbsQuery(@Query(new ParamsPipe(LBS_QUERY)) q: LbsQueryParams): Promise<LbsReply> {
     return this.lbs.lbsQuery(q['param.longitude'], q['param.latitude']);
   }
 
@@ -44,7 +44,7 @@ export class LbsController {
   @LbsOperationDoc('addressQuery', 'Address to coordinates', 'Geocoding: the coordinates of a city and address, and the county-level code.')
   @LbsOperation('addressQuery', ['city', 'address'])
   @ApiParams(ADDRESS_QUERY)
-  addressQuery(@Query(new ParamsPipe(ADDRESS_QUERY)) q: AddressQueryParams): Promise<LbsAnswer> {
+  addressQuery(@Query(new ParamsPipe(ADDRESS_QUERY)) q: AddressQueryParams): Promise<LbsReply> {
     return this.lbs.addressQuery(q['param.city'], q['param.address']);
   }
 
@@ -56,7 +56,7 @@ export class LbsController {
   )
   @LbsOperation('baseStationQuery', ['mcc', 'mnc', 'lac', 'cellid'])
   @ApiParams(BASE_STATION_QUERY)
-  baseStationQuery(@Query(new ParamsPipe(BASE_STATION_QUERY)) q: BaseStationQueryParams): Promise<LbsAnswer> {
+  baseStationQuery(@Query(new ParamsPipe(BASE_STATION_QUERY)) q: BaseStationQueryParams): Promise<LbsReply> {
     return this.lbs.baseStationQuery(q['param.mcc'], q['param.mnc'], q['param.lac'], q['param.cellid']);
   }
 }

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { LbsCodes, LbsStat, type ResultCode } from '@geoaccount/api';
-import type { JsonSchema } from '@geoaccount/observability';
+import type { JsonSchema } from '@geoaccount/http';
 
 /** A field of an answer: text, `""` when the lookup has no value for it (never `null`, CONTRACT §13). */
 const field: JsonSchema = { type: 'string' };

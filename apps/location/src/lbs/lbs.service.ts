@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiException, InvalidParameterException, LbsCodes, LbsStat, type LbsStatValue } from '@geoaccount/api';
+import { JsonText } from '@geoaccount/http';
 import { LOOKUP_CACHE, type LookupCache } from '../cache/lookup-cache.port';
 import { SingleFlight } from '../cache/single-flight';
 import { CELL_SOURCE, type CellSource } from '../cells/cell-source.port';
@@ -20,8 +21,13 @@ export interface LbsAnswer extends LbsFields {
   lbsStat: LbsStatValue;
 }
 
+/** A successful answer, serialised once: `value` the `LbsAnswer`, `text` its JSON (libs/http's `JsonText`). */
+export type LbsReply = JsonText & { readonly value: LbsAnswer };
+
 interface Lookup {
   fields: LbsFields;
+  /** `fields` as JSON text: what the cache holds, and the tail of the answer's text. */
+  text: string;
   fromCache: boolean;
 }
 
@@ -70,7 +76,7 @@ export class LbsService {
   }
 
   /** Coordinates (in COORD_SYSTEM) → address. */
-  lbsQuery(longitude: string, latitude: string): Promise<LbsAnswer> {
+  lbsQuery(longitude: string, latitude: string): Promise<LbsReply> {
     const lon = canonicalDegrees(longitude);
     const lat = canonicalDegrees(latitude);
     return this.answer(this.key('lbsQuery', this.geocoder.name, [lon, lat]), async () => {
@@ -86,7 +92,7 @@ export class LbsService {
    * under the city alone, where an address equal to the city finds it: any number of
    * addresses a city does not know add one entry to the cache, not one each.
    */
-  addressQuery(cityText: string, addressText: string): Promise<LbsAnswer> {
+  addressQuery(cityText: string, addressText: string): Promise<LbsReply> {
     const city = canonicalText(cityText);
     const address = canonicalText(addressText);
     if (city === '') throw new InvalidParameterException('param.city', 'missing');
@@ -107,7 +113,7 @@ export class LbsService {
   }
 
   /** mcc, mnc, lac, cellid → the cell's coordinates (in COORD_SYSTEM) and address. */
-  baseStationQuery(mccText: string, mncText: string, lacText: string, cellidText: string): Promise<LbsAnswer> {
+  baseStationQuery(mccText: string, mncText: string, lacText: string, cellidText: string): Promise<LbsReply> {
     const parts = [mccText, mncText, lacText, cellidText].map(canonicalDigits);
     const [mcc, mnc, lac, cellid] = parts.map(Number) as [number, number, number, number];
     const source = `${this.cells.name}+${this.geocoder.name}`;
@@ -128,15 +134,20 @@ export class LbsService {
     return lookupKey(ctx, operation, parts);
   }
 
-  private async answer(key: string, compute: () => Promise<Computed | null>): Promise<LbsAnswer> {
-    const { fields, fromCache } = await this.flights.run(key, () => this.lookup(key, compute));
-    const result = fromCache ? LbsCodes.OK_CACHE : LbsCodes.OK_UPSTREAM;
-    return { code: result.code, resultDesc: result.message, lbsStat: fromCache ? LbsStat.CACHE : LbsStat.UPSTREAM, ...fields };
+  /**
+   * The answer of a lookup. The fields are serialised once, for the cache, and that text is
+   * the answer's tail: the envelope's three fields are written in front of it, so the writer
+   * does not serialise the answer again (see docs/performance.md, offline miss path).
+   */
+  private async answer(key: string, compute: () => Promise<Computed | null>): Promise<LbsReply> {
+    const { fields, text, fromCache } = await this.flights.run(key, () => this.lookup(key, compute));
+    return lbsReply(fromCache, fields, text);
   }
 
   private async lookup(key: string, compute: () => Promise<Computed | null>): Promise<Lookup> {
-    const cached = parseCached(await this.cache.get(key));
-    if (cached) return { fields: cached, fromCache: true };
+    const cachedText = await this.cache.get(key);
+    const cached = parseCached(cachedText);
+    if (cached) return { fields: cached, text: cachedText!.trim(), fromCache: true };
     let computed: Computed | null;
     try {
       computed = await compute();
@@ -148,9 +159,43 @@ export class LbsService {
     // "Nothing found" is a failure: answered 404 and, like every failure, not cached.
     if (!computed) throw new ApiException(LbsCodes.NOT_FOUND);
     const { fields } = computed;
-    await this.cache.set(computed.key ?? key, JSON.stringify(fields), this.config.CACHE_TTL_SECONDS);
-    return { fields, fromCache: false };
+    const text = JSON.stringify(fields);
+    await this.cache.set(computed.key ?? key, text, this.config.CACHE_TTL_SECONDS);
+    return { fields, text, fromCache: false };
   }
+}
+
+/** The three envelope fields of a successful answer, and their JSON made once. */
+class SuccessEnvelope {
+  private readonly head: string;
+
+  constructor(
+    private readonly code: string,
+    private readonly resultDesc: string,
+    private readonly lbsStat: LbsStatValue,
+  ) {
+    const text = JSON.stringify({ code, resultDesc, lbsStat });
+    this.head = text.slice(0, -1);
+  }
+
+  /** The answer of `fields`, whose JSON object text is `fieldsText`. */
+  reply(fields: LbsFields, fieldsText: string): LbsReply {
+    const value: LbsAnswer = { code: this.code, resultDesc: this.resultDesc, lbsStat: this.lbsStat, ...fields };
+    const text = fieldsText === '{}' ? `${this.head}}` : `${this.head},${fieldsText.slice(1)}`;
+    return new JsonText(value, text) as LbsReply;
+  }
+}
+
+const UPSTREAM_ENVELOPE = new SuccessEnvelope(LbsCodes.OK_UPSTREAM.code, LbsCodes.OK_UPSTREAM.message, LbsStat.UPSTREAM);
+const CACHE_ENVELOPE = new SuccessEnvelope(LbsCodes.OK_CACHE.code, LbsCodes.OK_CACHE.message, LbsStat.CACHE);
+
+/**
+ * The successful answer of `fields` (from the cache or computed), whose JSON object text is
+ * `fieldsText`: the same bytes as `JSON.stringify` of the answer object, made without
+ * serialising the fields again.
+ */
+export function lbsReply(fromCache: boolean, fields: LbsFields, fieldsText: string): LbsReply {
+  return (fromCache ? CACHE_ENVELOPE : UPSTREAM_ENVELOPE).reply(fields, fieldsText);
 }
 
 function parseCached(text: string | undefined): LbsFields | undefined {

@@ -1,4 +1,17 @@
-import { DECIMAL_TEXT, DIGITS_TEXT, type ParamRule, type ParamRules, type Params } from './lbs-params';
+import { type ParamRule, type ParamRules, type TableParams, paramTable } from '@geoaccount/http';
+
+/** Decimal degrees as text: an optional sign, digits, an optional fraction. */
+export const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/** A base-station identifier as text: digits only. */
+export const DIGITS_TEXT = /^\d+$/;
+
+/**
+ * A location operation's rule table (checked by `ParamsPipe`, documented by `ApiParams`, both
+ * of libs/http's fast path): the caller and the signature are the guard's; and since the signed
+ * plaintext joins the values with ':' unescaped (CONTRACT §3), a value holding one could pass
+ * text to its neighbour under the same signature: it is refused.
+ */
+const lbsParams = <R extends ParamRules>(rules: R) => paramTable(rules, { passThrough: ['userToken', 'signature'], forbiddenChar: ':' });
 
 const required = (max: number, description: string, example: string, extra: Partial<ParamRule> = {}): ParamRule & { required: true } => ({
   ...extra,
@@ -19,30 +32,30 @@ const BUSINESS = {
 } as const satisfies Record<string, ParamRule>;
 
 /** `lbsQuery`: coordinates → address. */
-export const LBS_QUERY = {
+export const LBS_QUERY = lbsParams({
   ...BUSINESS,
   'param.longitude': required(20, 'Longitude, decimal degrees in COORD_SYSTEM, -180…180', '116.397', { pattern: DECIMAL_TEXT, limit: 180 }),
   'param.latitude': required(20, 'Latitude, decimal degrees in COORD_SYSTEM, -90…90', '39.909', { pattern: DECIMAL_TEXT, limit: 90 }),
-} satisfies ParamRules;
+});
 
 /** `addressQuery`: city + address → coordinates. */
-export const ADDRESS_QUERY = {
+export const ADDRESS_QUERY = lbsParams({
   ...BUSINESS,
   'param.city': required(255, 'City', '上海'),
   'param.address': required(255, 'Address', '浦东新区世纪大道100号'),
-} satisfies ParamRules;
+});
 
 const digits = (description: string, example: string) => required(20, description, example, { pattern: DIGITS_TEXT });
 
 /** `baseStationQuery`: mcc, mnc, lac, cellid → coordinates and address. */
-export const BASE_STATION_QUERY = {
+export const BASE_STATION_QUERY = lbsParams({
   ...BUSINESS,
   'param.mcc': digits('Mobile country code, digits', '460'),
   'param.mnc': digits('Mobile network code, digits', '0'),
   'param.lac': digits('Location area code (LTE: TAC), digits', '4000'),
   'param.cellid': digits('Cell id (LTE: ECI), digits', '10000'),
-} satisfies ParamRules;
+});
 
-export type LbsQueryParams = Params<typeof LBS_QUERY>;
-export type AddressQueryParams = Params<typeof ADDRESS_QUERY>;
-export type BaseStationQueryParams = Params<typeof BASE_STATION_QUERY>;
+export type LbsQueryParams = TableParams<typeof LBS_QUERY>;
+export type AddressQueryParams = TableParams<typeof ADDRESS_QUERY>;
+export type BaseStationQueryParams = TableParams<typeof BASE_STATION_QUERY>;

@@ -1,5 +1,5 @@
 import { InvalidParameterException } from '@geoaccount/api';
-import { checkParams } from './lbs-params';
+import { checkParams } from '@geoaccount/http';
 import { ADDRESS_QUERY, BASE_STATION_QUERY, LBS_QUERY } from './operation-params';
 
 const refusal = (fn: () => unknown): [string, string] | undefined => {

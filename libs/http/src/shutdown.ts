@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { type INestApplication, Injectable, Logger } from '@nestjs/common';
-import { flushTracing } from './tracing';
 
 /** Whether the service is shutting down; readiness reports "down" from the first signal on. */
 @Injectable()
@@ -30,6 +29,8 @@ export interface GracefulShutdownOptions {
   idleGraceMs?: number;
   /** Runs after Nest closed the application (e.g. stops an embedded database). */
   afterClose?: () => Promise<void>;
+  /** Runs last; a failure is only logged (the services: `flushTracing`, the pending spans). */
+  flush?: () => Promise<void>;
   /** How the process ends (tests pass their own). */
   exit?: (code: number) => void;
 }
@@ -104,7 +105,7 @@ export function installGracefulShutdown(app: INestApplication, options: Graceful
         logger.log(`listener closed, in-flight requests done after ${Date.now() - started} ms; closing the application`);
         await app.close();
         await options.afterClose?.();
-        await flushTracing().catch((err: unknown) => logger.warn({ err }, 'pending spans were not exported'));
+        await options.flush?.().catch((err: unknown) => logger.warn({ err }, 'the final flush failed'));
         if (timedOut) return 1;
         logger.log(`stopped after ${Date.now() - started} ms`);
         exit(0);

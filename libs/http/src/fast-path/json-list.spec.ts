@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { type AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
 import request from 'supertest';
-import { sentBody, writeJsonList } from './json-list';
+import { sentBody } from './json-answer';
+import { writeJsonList } from './json-list';
 
 type Items = (res: Response) => Iterable<unknown> | AsyncIterable<unknown>;
 

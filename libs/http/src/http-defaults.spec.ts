@@ -3,11 +3,17 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import request from 'supertest';
-import { ApiException } from './api-exception';
-import { type EnvelopeStyle, accountEnvelope, lbsEnvelope } from './envelope';
-import { FORM_BODY_OPTIONS, FormBodyMiddleware } from './form-body.middleware';
-import { applyHttpDefaults } from './http-app';
-import { AccountCodes } from './result-codes';
+import {
+  AccountCodes,
+  ApiException,
+  type EnvelopeStyle,
+  FORM_BODY_OPTIONS,
+  FormBodyMiddleware,
+  accountEnvelope,
+  lbsEnvelope,
+} from '@geoaccount/api';
+import { FastPathAdapter } from './fast-path/json-answer';
+import { applyHttpDefaults } from './http-defaults';
 
 class ThingDto {
   @IsString()
@@ -59,7 +65,7 @@ function moduleFor(style: EnvelopeStyle) {
 }
 
 async function boot(style: EnvelopeStyle): Promise<INestApplication> {
-  const app = await NestFactory.create(moduleFor(style), { bodyParser: false, logger: false });
+  const app = await NestFactory.create(moduleFor(style), new FastPathAdapter(), { bodyParser: false, logger: false });
   applyHttpDefaults(app, style);
   await app.init();
   return app;

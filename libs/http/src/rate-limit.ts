@@ -1,7 +1,17 @@
-import { type CallHandler, type ExecutionContext, HttpException, HttpStatus, Injectable, type NestInterceptor } from '@nestjs/common';
+import {
+  type CallHandler,
+  type DynamicModule,
+  type ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Module,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { Observable } from 'rxjs';
-import { CALLER_APP, type SignedRequest } from '@geoaccount/signing';
 
 interface Bucket {
   tokens: number;
@@ -66,34 +76,27 @@ export class TokenBucketLimiter {
   }
 }
 
-/**
- * The calling app of a request: the app whose signature was verified, else the `app_token`
- * (account) or `userToken` (location) it names. Undefined for unsigned routes (health,
- * metrics, docs), which are never limited.
- */
-export function callerKeyOf(req: Request): string | undefined {
-  const verified = (req as SignedRequest)[CALLER_APP];
-  if (verified) return verified.appToken;
-  const query = (req.query ?? {}) as Record<string, unknown>;
-  const body = (req.body ?? {}) as Record<string, unknown>;
-  for (const value of [query.app_token, body.app_token, query.userToken]) {
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
-}
+/** The key a request is limited by (e.g. its calling app); undefined: not limited (health, metrics, docs). */
+export type RateKeyFn = (req: Request) => string | undefined;
+
+/** The key function of the rate limit, provided by the application (`RateLimitModule.forRoot`). */
+export const RATE_KEY_FN = Symbol('RATE_KEY_FN');
 
 /**
- * Per-app rate limit: runs after the signature guards, so the key is the verified app.
- * Over the budget: 429 with `Retry-After`; the exception filter renders the envelope's
- * rate code (90429 / 099).
+ * Rate limit per key: runs after the guards (so a key function can read what a signature
+ * guard verified). Over the budget: 429 with `Retry-After`; the exception filter renders the
+ * envelope's rate code (90429 / 099).
  */
 @Injectable()
 export class RateLimitInterceptor implements NestInterceptor {
-  constructor(private readonly limiter: TokenBucketLimiter) {}
+  constructor(
+    private readonly limiter: TokenBucketLimiter,
+    @Inject(RATE_KEY_FN) private readonly keyOf: RateKeyFn,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const key = callerKeyOf(http.getRequest<Request>());
+    const key = this.keyOf(http.getRequest<Request>());
     if (key !== undefined) {
       const decision = this.limiter.take(key);
       if (!decision.allowed) {
@@ -102,5 +105,31 @@ export class RateLimitInterceptor implements NestInterceptor {
       }
     }
     return next.handle();
+  }
+}
+
+export interface RateLimitOptions {
+  /** Requests a minute per key and instance (`RATE_LIMIT_PER_MINUTE`); 0 or unset turns the limit off. */
+  perMinute?: number;
+  /** The key of a request (the services: the calling app, `callerKeyOf` of libs/signing). */
+  keyOf: RateKeyFn;
+}
+
+/** The rate limit as a global interceptor of every handler, when `perMinute` is above 0. */
+@Module({})
+export class RateLimitModule {
+  static forRoot(options: RateLimitOptions): DynamicModule {
+    const perMinute = options.perMinute ?? 0;
+    return {
+      module: RateLimitModule,
+      providers:
+        perMinute > 0
+          ? [
+              { provide: TokenBucketLimiter, useFactory: () => new TokenBucketLimiter(perMinute) },
+              { provide: RATE_KEY_FN, useValue: options.keyOf },
+              { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+            ]
+          : [],
+    };
   }
 }

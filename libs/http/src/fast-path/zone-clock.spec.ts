@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatTimestamp } from './timestamp';
+import { formatTimestamp } from './zone-clock';
 
 describe('formatTimestamp', () => {
   const instant = new Date('2026-01-01T00:00:05.678Z');

@@ -1,10 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
-import type { EnvelopeStyle } from './envelope';
-import { ApiExceptionFilter } from './exception-filter';
-import { createValidationPipe } from './validation';
+import { ApiExceptionFilter, type EnvelopeStyle, createValidationPipe } from '@geoaccount/api';
+import { FastPathAdapter, writeJson } from './fast-path/json-answer';
+import { useQueryParsedOnce } from './fast-path/query';
+import { servedWithOtherMethod } from './fast-path/router-methods';
 
 export interface HttpDefaultsOptions {
   /**
@@ -33,18 +33,22 @@ export interface HttpTimeouts {
 }
 
 /**
- * The HTTP defaults both services share: the envelope filter for every error, the
- * validation pipe, no `X-Powered-By`, the plain query parser (a repeated parameter becomes
- * an array and is refused) run once per request, and shutdown hooks so adapters close
- * their connections.
+ * The HTTP defaults both services share: the envelope filter for every error (its answers
+ * written by the fast path's `writeJson`, 405 told from 404 by the router's method table), the
+ * validation pipe, no `X-Powered-By`, no ETags, the plain query parser (a repeated parameter
+ * becomes an array and is refused) run once per request, and shutdown hooks so adapters close
+ * their connections. The application must be created on the fast path's adapter
+ * (`NestFactory.create(module, new FastPathAdapter(), …)`), which writes the handlers' JSON.
  */
 export function applyHttpDefaults(app: INestApplication, style: EnvelopeStyle, options: HttpDefaultsOptions = {}): void {
+  if (!(app.getHttpAdapter() instanceof FastPathAdapter)) {
+    throw new Error('applyHttpDefaults: create the application with `new FastPathAdapter()` (libs/http/src/fast-path)');
+  }
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  express.set('query parser', 'simple');
   express.set('etag', false);
-  express.use(parseQueryOnce);
-  app.useGlobalFilters(new ApiExceptionFilter(style));
+  useQueryParsedOnce(express);
+  app.useGlobalFilters(new ApiExceptionFilter(style, { writeJson, servedWithOtherMethod }));
   if (options.validationPipe !== false) app.useGlobalPipes(createValidationPipe());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   if (options.timeouts) applyServerTimeouts(app.getHttpServer() as Server, options.timeouts);
@@ -62,13 +66,4 @@ export function applyServerTimeouts(server: Server, timeouts: HttpTimeouts): voi
   server.keepAliveTimeout = timeouts.keepAliveMs;
   const check = Math.min(1000, Math.max(50, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 10)));
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = check;
-}
-
-/**
- * Express 5's `req.query` is a getter that parses the URL again on every read; a request is
- * read several times (signature guard, parameters, logs). This keeps the first parse.
- */
-export function parseQueryOnce(req: Request, _res: Response, next: NextFunction): void {
-  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
-  next();
 }

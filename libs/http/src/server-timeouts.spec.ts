@@ -3,8 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { accountEnvelope } from './envelope';
-import { applyHttpDefaults } from './http-app';
+import { accountEnvelope } from '@geoaccount/api';
+import { FastPathAdapter } from './fast-path/json-answer';
+import { applyHttpDefaults } from './http-defaults';
 
 @Controller('ping')
 class PingController {
@@ -44,7 +45,7 @@ describe('HTTP server timeouts', () => {
   let port: number;
 
   beforeAll(async () => {
-    app = await NestFactory.create(PingModule, { bodyParser: false, logger: false });
+    app = await NestFactory.create(PingModule, new FastPathAdapter(), { bodyParser: false, logger: false });
     applyHttpDefaults(app, accountEnvelope, { timeouts: { headersMs: 600, requestMs: 1200, keepAliveMs: 400 } });
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
