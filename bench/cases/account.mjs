@@ -110,7 +110,7 @@ async function seedUsers(ctx) {
     );
     await db.query(
       `INSERT INTO user_org_counts (app_token, org_id, total)
-       SELECT $1, org_id, count(*) FROM users WHERE app_token = $1 GROUP BY org_id`,
+       SELECT $1::varchar, org_id, count(*) FROM users WHERE app_token = $1::varchar GROUP BY org_id`,
       [app.appToken],
     );
   }
