@@ -146,6 +146,9 @@ describe('users (interfaces 200-203)', () => {
       [{ ...NEW_USER, user_auth_groups: 'NOPE' }, 'unknown item in user_auth_groups'],
       [{ ...NEW_USER, user_auth_groups: 'U-BG' }, 'unknown item in user_auth_groups'],
       [{ ...NEW_USER, user_auths: 'NOPE', user_auth_groups: 'NOPE' }, 'unknown item in user_auths'],
+      // Longer than any auth / group id: no 500 from the link's column (found by fuzzing).
+      [{ ...NEW_USER, user_auths: 'U-A1,' + 'a'.repeat(65) }, 'unknown item in user_auths'],
+      [{ ...NEW_USER, user_auth_groups: 'G'.repeat(65) }, 'unknown item in user_auth_groups'],
     ])('refuses %j with 400 90100: %s', async (fields, message) => {
       const res = seen(await h.a.registerUser('refused', fields));
       expect(res.status).toBe(400);
@@ -308,6 +311,7 @@ describe('users (interfaces 200-203)', () => {
       [{ user_extends: '42' }, 'invalid user_extends'],
       [{ user_mobile: '1'.repeat(17) }, 'too long user_mobile'],
       [{ user_auths: 'U-A1,MISSING' }, 'unknown item in user_auths'],
+      [{ user_name: 'Y', user_auths: 'a'.repeat(17) }, 'unknown item in user_auths'],
       [{ user_auth_groups: 'U-BG' }, 'unknown item in user_auth_groups'],
     ])('refuses %j with 400 90100 (%s) and keeps the user unchanged', async (fields, message) => {
       const loginId = `bad-put-${Object.keys(fields)[0]}-${message.length}`;

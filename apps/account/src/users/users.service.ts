@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
+import { FIELD_LIMITS } from '../common/field-rules';
 import { parseIdList } from '../common/id-list';
 import { PiiCipher, PiiDecryptError, type PiiField } from '../pii/pii-cipher';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
@@ -51,8 +52,8 @@ export class UsersService {
   async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
     // A domain user's password is the directory's (CONTRACT §9).
     if (dto.is_domain_user === '1' && dto.user_pwd !== undefined) throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
-    const auths = parseIdList(dto.user_auths, 'user_auths');
-    const groups = parseIdList(dto.user_auth_groups, 'user_auth_groups');
+    const auths = referencedIds(dto.user_auths, 'user_auths', FIELD_LIMITS.auth_id);
+    const groups = referencedIds(dto.user_auth_groups, 'user_auth_groups', FIELD_LIMITS.group_id);
     // A password costs a hash: an existing login id is refused before one is made. Without
     // one, the primary key alone decides (no extra round trip).
     if (dto.user_pwd && (await this.users.exists(appToken, userLoginId))) throw new ApiException(AccountCodes.USER_EXISTS);
@@ -99,8 +100,9 @@ export class UsersService {
     if (!current) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
     if (dto.user_pwd !== undefined && current.isDomainUser === '1') throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
     if (dto.user_pwd === '') throw new InvalidParameterException('user_pwd', 'missing');
-    const auths = dto.user_auths === undefined ? undefined : parseIdList(dto.user_auths, 'user_auths');
-    const groups = dto.user_auth_groups === undefined ? undefined : parseIdList(dto.user_auth_groups, 'user_auth_groups');
+    const auths = dto.user_auths === undefined ? undefined : referencedIds(dto.user_auths, 'user_auths', FIELD_LIMITS.auth_id);
+    const groups =
+      dto.user_auth_groups === undefined ? undefined : referencedIds(dto.user_auth_groups, 'user_auth_groups', FIELD_LIMITS.group_id);
 
     const fields: UserFields = this.fieldsOf(userLoginId, appToken, dto);
     if (dto.user_pwd !== undefined) fields.userPwdHash = dto.user_pwd === '' ? null : await this.hasher.hash(dto.user_pwd);
@@ -206,4 +208,15 @@ export class UsersService {
       return new InvalidParameterException('user_auth_groups', 'unknown item in');
     return err;
   }
+}
+
+/**
+ * The ids of a grant list. One longer than an auth / group id can be is no auth / group of the
+ * app: 400 90100 "unknown item in", as the links' foreign keys answer for an unknown one (the
+ * link's column would refuse it with a type error instead).
+ */
+function referencedIds(value: string | undefined, field: 'user_auths' | 'user_auth_groups', max: number): string[] {
+  const ids = parseIdList(value, field);
+  if (ids.some((id) => id.length > max)) throw new InvalidParameterException(field, 'unknown item in');
+  return ids;
 }
