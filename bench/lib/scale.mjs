@@ -31,15 +31,16 @@ export async function scratchDatabase(prefix) {
 
 /**
  * The compiled account service on `url` for the one app `app`, on a free port: `start()`
- * resolves once it is ready, `stop()` once it has exited.
+ * resolves once it is ready, `stop()` once it has exited. `options.env` adds variables,
+ * `options.nodeArgs` flags of `node` (e.g. a `--require` of the bench).
  */
-export async function accountService(url, app) {
+export async function accountService(url, app, options = {}) {
   const port = await freePort();
   let child;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     async start() {
-      child = spawn(process.execPath, [join(root, 'apps/account/dist/main.js')], {
+      child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(root, 'apps/account/dist/main.js')], {
         env: {
           ...process.env,
           DATABASE_URL: url,
@@ -48,6 +49,7 @@ export async function accountService(url, app) {
           LOG_LEVEL: 'warn',
           APP_CREDENTIALS: JSON.stringify([app]),
           RATE_LIMIT_PER_MINUTE: '0',
+          ...options.env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
