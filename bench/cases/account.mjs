@@ -42,7 +42,7 @@ export function accountEnv(ctx) {
 
 export const loginId = (n) => `u${String(n).padStart(7, '0')}`;
 
-/** Signs one account request to `path` (CONTRACT §2); returns the query string (GET) or form body. */
+/** Signs one account request to `path` (docs/contract.md §2); returns the query string (GET) or form body. */
 export function signedQuery(app, method, path, params, pathIds = {}, timestamp = Math.floor(Date.now() / 1000)) {
   const sent = { ...params, timestamp: String(timestamp) };
   const signature = signAccount(hmacKey(app.secret), method, app.appToken, path, { ...sent, ...pathIds });

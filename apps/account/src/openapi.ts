@@ -40,7 +40,7 @@ export const ACCOUNT_OPENAPI: OpenApiOptions = {
       in: 'query',
       name: 'signature',
       description:
-        'CONTRACT §2: `signature` = lowercase hex HMAC-SHA256, keyed with the app secret, of ' +
+        'docs/contract.md §2: `signature` = lowercase hex HMAC-SHA256, keyed with the app secret, of ' +
         '`UPPER(method) + app_token + path + "?" + sorted name=value pairs` (every query or body field except ' +
         '`app_token` and `signature`, plus the path ids), sent with `app_token`, `timestamp` and an optional `nonce` ' +
         'as query parameters (GET) or body fields (POST, PUT). See docs/signing.md.',

@@ -266,7 +266,7 @@ describe('auth groups (interfaces 104-107)', () => {
     });
   });
 
-  describe('tenancy (CONTRACT §5)', () => {
+  describe('tenancy (docs/contract.md §5)', () => {
     beforeAll(async () => {
       await seedGroup(h.a, 'T-G', { group_name: 'of A', group_auths: 'R1' });
     });

@@ -69,7 +69,7 @@ describe('auths (interfaces 100-103)', () => {
       );
     });
 
-    it('creates an auth with the name only; the other fields read back as null, and parent_auth_id as "" (a root, CONTRACT §7)', async () => {
+    it('creates an auth with the name only; the other fields read back as null, and parent_auth_id as "" (a root, docs/contract.md §7)', async () => {
       const res = await h.a.createAuth('C-MIN', { auth_name: 'name of C-MIN' });
       expect(res.status).toBe(201);
       expect(res.body).toEqual(OK_CREATED);
@@ -433,7 +433,7 @@ describe('auths (interfaces 100-103)', () => {
     });
   });
 
-  describe('tenancy (CONTRACT §5)', () => {
+  describe('tenancy (docs/contract.md §5)', () => {
     beforeAll(async () => {
       await seedAuth(h.a, 'T-SHARED', { auth_name: 'of A', auth_state: '1' });
       await seedAuth(h.a, 'T-A-ONLY');

@@ -18,7 +18,7 @@ function everyInterface(client: RunningAccountApp['client'] extends (...a: never
   ];
 }
 
-describe('CONTRACT §6 outcomes', () => {
+describe('docs/contract.md §6 outcomes', () => {
   let h: AccountHarness;
 
   beforeAll(async () => {
@@ -143,7 +143,7 @@ describe('CONTRACT §6 outcomes', () => {
   });
 });
 
-describe('CONTRACT §13: unknown parameters are refused, naming them', () => {
+describe('docs/contract.md §13: unknown parameters are refused, naming them', () => {
   let h: AccountHarness;
 
   beforeAll(async () => {
@@ -192,7 +192,7 @@ describe('CONTRACT §13: unknown parameters are refused, naming them', () => {
   });
 });
 
-describe('CONTRACT §13: request bodies', () => {
+describe('docs/contract.md §13: request bodies', () => {
   let h: AccountHarness;
 
   beforeAll(async () => {
@@ -243,7 +243,7 @@ describe('create_time / update_time in the service TZ', () => {
   });
 });
 
-describe('CONTRACT §6: rate limited', () => {
+describe('docs/contract.md §6: rate limited', () => {
   let h: AccountHarness;
 
   beforeAll(async () => {

@@ -16,7 +16,7 @@ const certOf = (i: number) => `11010119900307${String(1000 + i)}`;
 const mobileOf = (i: number) => `139${String(10_000_000 + i)}`;
 const USERS = 30;
 
-describe('personal data at rest (CONTRACT §11)', () => {
+describe('personal data at rest (docs/contract.md §11)', () => {
   let h: AccountHarness;
   const extra: RunningAccountApp[] = [];
 

@@ -17,7 +17,7 @@ const UNAUTHORIZED = (message: string) => ({ response_code: '90401', response_me
 const OK_CREATED = { response_code: '90000', response_message: 'success' };
 const now = () => Math.floor(Date.now() / 1000);
 
-describe('request signature (CONTRACT §2)', () => {
+describe('request signature (docs/contract.md §2)', () => {
   let h: AccountHarness;
 
   beforeAll(async () => {
@@ -275,7 +275,7 @@ describe('request signature with SIGNATURE_MAX_SKEW_SECONDS=0', () => {
     expect(res.body).toEqual(OK_CREATED);
   });
 
-  it('accepts the CONTRACT §2 test vector as sent on the wire', async () => {
+  it('accepts the docs/contract.md §2 test vector as sent on the wire', async () => {
     await seedAuth(h.client(DEMO_APP), 'A100');
     const body = new URLSearchParams({
       app_token: 'app-7f3a9c2e41d08b56',
@@ -299,7 +299,7 @@ describe('request signature with SIGNATURE_MAX_SKEW_SECONDS=0', () => {
     });
   });
 
-  it('accepts the CONTRACT §2 GET vector as sent on the wire', async () => {
+  it('accepts the docs/contract.md §2 GET vector as sent on the wire', async () => {
     await seedUser(h.client(DEMO_APP), '张三', { user_auths: 'A100' });
     const query = new URLSearchParams({
       timestamp: '1767225600',

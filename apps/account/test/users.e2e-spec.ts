@@ -271,7 +271,7 @@ describe('users (interfaces 200-203)', () => {
       expect(seen(await h.a.login('new-pwd', NEW_USER.user_pwd)).body).toMatchObject({ response_code: '20441' });
     });
 
-    it('refuses is_domain_user, which cannot be modified (CONTRACT §13), and changes nothing', async () => {
+    it('refuses is_domain_user, which cannot be modified (docs/contract.md §13), and changes nothing', async () => {
       await seedUser(h.a, 'stay-ordinary');
       const res = seen(await h.a.modifyUser('stay-ordinary', { is_domain_user: '1', user_name: 'Changed' }));
       expect(res.status).toBe(400);

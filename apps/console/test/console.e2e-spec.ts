@@ -1,6 +1,6 @@
 /**
  * The console in headless Chromium against the compiled services, driven by the accessible names
- * of CONTRACT §12: connect, permissions tree, a group, a user with effective permissions, test
+ * of docs/contract.md §12: connect, permissions tree, a group, a user with effective permissions, test
  * logins (gcm and ecb apps), a refused form, the map (computed, then cached), 401 → Connect; axe
  * finds no serious or critical violation on any page. Screenshots go to .test-results/console
  * (and to docs/console/ with UPDATE_SCREENSHOTS=1).

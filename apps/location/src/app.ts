@@ -25,7 +25,7 @@ export async function createLocationApp(
   // The operations check their parameters with ParamsPipe (lbs/dto): no DTO class to validate.
   // Slow clients are cut off after HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS.
   applyHttpDefaults(app, lbsEnvelope, { shutdownHooks: false, validationPipe: false, timeouts: httpTimeoutsOf(config) });
-  // The web console calls from the account service's origin (CONTRACT §12): those origins only.
+  // The web console calls from the account service's origin (docs/contract.md §12): those origins only.
   const origins = corsOrigins(config);
   if (origins.length > 0) app.enableCors({ origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });
   // JSON logs, request ids, metrics; the API's security headers; /docs. Health, metrics and docs are outside the signed API.

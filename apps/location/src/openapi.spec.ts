@@ -9,7 +9,7 @@ import { locationOpenApiDocument } from './openapi';
 type Parameter = { name: string; in: string; required?: boolean; schema: { maxLength?: number; pattern?: string } };
 
 const RULES: Record<string, ParamTable> = { lbsQuery: LBS_QUERY, addressQuery: ADDRESS_QUERY, baseStationQuery: BASE_STATION_QUERY };
-/** Parameters of the signature (CONTRACT §3), checked by the guard, not by the rule tables. */
+/** Parameters of the signature (docs/contract.md §3), checked by the guard, not by the rule tables. */
 const SIGNATURE = ['userToken', 'signature'];
 
 function rulesAccept(table: ParamTable, name: string, value: string | undefined): boolean {

@@ -28,7 +28,7 @@ export const LOCATION_OPENAPI: OpenApiOptions = {
       in: 'query',
       name: 'signature',
       description:
-        'CONTRACT §3: `signature` = lowercase hex HMAC-SHA256, keyed with the secret of the app named by ' +
+        'docs/contract.md §3: `signature` = lowercase hex HMAC-SHA256, keyed with the secret of the app named by ' +
         '`userToken`, of `operation + ":" + the values of the operation\'s own parameters in alphabetical order of ' +
         'name, joined by ":"` (absent ones empty; a value containing ":" is refused). See docs/signing.md.',
     },

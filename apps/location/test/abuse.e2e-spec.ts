@@ -29,7 +29,7 @@ describe('location abuse by a signed app', () => {
     await new Promise((r) => setTimeout(r, 2100));
   });
 
-  describe('a value containing ":" (CONTRACT §3)', () => {
+  describe('a value containing ":" (docs/contract.md §3)', () => {
     it('cannot carry text over to its neighbour under the same signature: 400/099 naming the parameter', async () => {
       // Signed: address 长安街1号, busdepId "D7:X". Sent: address "长安街1号:D7", busdepId X — the same plaintext.
       const names = lbsSignedNames(['city', 'address']);
@@ -56,7 +56,7 @@ describe('location abuse by a signed app', () => {
       for (let i = 0; i < 5; i++) answers.push(await s.client.addressQuery({ city, address: junk(255) }));
       for (const res of answers) {
         expect(res.status).toBe(200);
-        expect(res.body).toMatchObject({ code: '000', standardCode: '330102' }); // the county of the city's seat (CONTRACT §13)
+        expect(res.body).toMatchObject({ code: '000', standardCode: '330102' }); // the county of the city's seat (docs/contract.md §13)
       }
       const keys = (await keysUnder(REDIS_URL, prefix)).filter((k) => k.includes('addressQuery'));
       expect(keys).toHaveLength(1);

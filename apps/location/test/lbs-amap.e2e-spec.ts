@@ -148,7 +148,7 @@ describe('location service with the AMap adapter and Redis', () => {
       expect(amap.calls()).toBe(1);
     });
 
-    it('answers a cell whose place AMap does not know with its coordinates and empty address fields (no null, CONTRACT §13)', async () => {
+    it('answers a cell whose place AMap does not know with its coordinates and empty address fields (no null, docs/contract.md §13)', async () => {
       // Urumqi's centre cell: no fake AMap place there.
       const res = await s.client.baseStationQuery({ mcc: '460', mnc: '0', lac: '4136', cellid: '11700' });
       expect(res.status).toBe(200);
@@ -176,7 +176,7 @@ describe('location service with the AMap adapter and Redis', () => {
     });
   });
 
-  describe('CONTRACT §8 failures', () => {
+  describe('docs/contract.md §8 failures', () => {
     it('401/100 for an unknown userToken, a bad, missing or stale signature', async () => {
       const p = { ...TIANANMEN, merId: 'M1' };
       const unknown = await s.client.call('lbsQuery', p, { userToken: 'app-0000000000000000' });

@@ -82,7 +82,7 @@ describe('embedded default (GEOCODER=offline, no REDIS_URL, sample cells)', () =
     expect(second.body).toEqual({ ...first.body, resultDesc: 'success (cache)', lbsStat: '2' });
   });
 
-  describe('CONTRACT §13', () => {
+  describe('docs/contract.md §13', () => {
     it('refuses a parameter the operation does not take: 400, 099, naming it', async () => {
       const res = await s.client.call('lbsQuery', { longitude: '116.391275', latitude: '39.907501' }, { extra: { 'param.radius': '5' } });
       expect(res.status).toBe(400);

@@ -16,7 +16,7 @@ interface Rendered {
 /** Errors of drivers that mean "a dependency is down", answered 503 rather than 500. */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '53300']);
 /**
- * PostgreSQL SQLSTATEs of a server that is down or refuses connections (CONTRACT §13): class 08
+ * PostgreSQL SQLSTATEs of a server that is down or refuses connections (docs/contract.md §13): class 08
  * (connection exception), 57P01-57P05 (shut down, crashed, starting, dropped, idle timeout) and,
  * above, 53300 (too many connections).
  */

@@ -1,6 +1,6 @@
 /**
  * The one table of result codes of both services: the specifications' codes plus the
- * contract's extensions (CONTRACT §6 and §8). Every code carries the HTTP status it is
+ * contract's extensions (docs/contract.md §6 and §8). Every code carries the HTTP status it is
  * answered with and a message of at most 32 characters.
  *
  * Account codes are five digits: a three-digit interface number and a two-digit outcome.
@@ -75,7 +75,7 @@ export const AccountCodes = {
   USER_AUTHS_USER_MISSING: rc('20501', 404, 'query succeeded, no data'),
   USER_AUTHS_EMPTY: rc('20511', 200, 'query succeeded, no data'),
   USER_HAS_AUTH_USER_MISSING: rc('20601', 404, 'query succeeded, no data'),
-  // audit trail (CONTRACT §10)
+  // audit trail (docs/contract.md §10)
   AUDIT_EVENTS_EMPTY: rc('20701', 200, 'query succeeded, no data'),
 } as const satisfies Record<string, ResultCode>;
 

@@ -33,7 +33,7 @@ function declaredFields(metatype: new () => unknown): ReadonlySet<string> {
 }
 
 /**
- * CONTRACT §13: an unknown field is refused, naming it ("unknown field X"), instead of being
+ * docs/contract.md §13: an unknown field is refused, naming it ("unknown field X"), instead of being
  * stripped; then class-validator checks the declared ones.
  */
 class RefusingValidationPipe extends ValidationPipe {

@@ -35,13 +35,13 @@ export interface RequestTweaks {
 
 export type Fields = Record<string, string | undefined>;
 
-/** Path ids, signed under these field names (CONTRACT §2). */
+/** Path ids, signed under these field names (docs/contract.md §2). */
 export type PathIdField = 'auth_id' | 'group_id' | 'user_login_id';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /**
- * A client of the account service: signs every request (CONTRACT §2), encrypts login passwords
+ * A client of the account service: signs every request (docs/contract.md §2), encrypts login passwords
  * (§4), retries idempotent GETs. Each call answers an `ApiResponse`; `.ok()` gives the typed body
  * of a success or throws an `ApiError`.
  */
@@ -101,7 +101,7 @@ export class AccountClient {
     });
   }
 
-  /** The CONTRACT §2 signature of a request to `path` (the service path) with `params` (path ids included) for this app. */
+  /** The docs/contract.md §2 signature of a request to `path` (the service path) with `params` (path ids included) for this app. */
   async sign(method: string, path: string, params: Readonly<Record<string, string>>): Promise<string> {
     return hmacSha256Hex(await this.key, accountPlaintext(method, this.options.appToken, path, params));
   }
@@ -146,7 +146,7 @@ export class AccountClient {
   getUser(loginId: string, tweaks?: RequestTweaks) {
     return this.request<AccountAnswers['getUser']>('GET', this.path('users', loginId), {}, { user_login_id: loginId }, tweaks);
   }
-  /** The app's audit events (interface 207), filtered and paged as CONTRACT §10 says. */
+  /** The app's audit events (interface 207), filtered and paged as docs/contract.md §10 says. */
   auditEvents(query: Fields = {}, tweaks?: RequestTweaks) {
     return this.request<AccountAnswers['auditEvents']>('GET', this.path('audit-events'), query, {}, tweaks);
   }
@@ -163,7 +163,7 @@ export class AccountClient {
     );
   }
 
-  /** Logs in with a clear-text password, encrypted here with the app's AES key (CONTRACT §4). */
+  /** Logs in with a clear-text password, encrypted here with the app's AES key (docs/contract.md §4). */
   async login(loginId: string, password: string, fields: Fields = {}, tweaks?: RequestTweaks) {
     return this.loginEncrypted(loginId, await this.encryptPassword(password), fields, tweaks);
   }

@@ -22,7 +22,7 @@ async function scripted(answers: [number, unknown][]): Promise<{ url: string; se
   return { url: `http://127.0.0.1:${port}`, seen, methods, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe('signing (CONTRACT §2 vectors)', () => {
+describe('signing (docs/contract.md §2 vectors)', () => {
   const account = new AccountClient({ baseUrl: 'http://unused', appToken: APP.appToken, secret: APP.secret });
 
   it('signs the PUT vector', async () => {
@@ -55,7 +55,7 @@ describe('signing (CONTRACT §2 vectors)', () => {
   });
 });
 
-describe('signing (CONTRACT §3 vector)', () => {
+describe('signing (docs/contract.md §3 vector)', () => {
   it('signs the addressQuery vector', async () => {
     const lbs = new LbsClient({ baseUrl: 'http://unused', userToken: APP.appToken, secret: APP.secret });
     expect(await lbs.sign('addressQuery', { city: '北京市', address: '长安街1号', merId: 'M001' })).toBe(

@@ -45,7 +45,7 @@ export interface TransportOptions {
 
 export interface SendOptions {
   multipart?: boolean;
-  /** Send the fields as a JSON object of strings (CONTRACT §13) instead of a form. */
+  /** Send the fields as a JSON object of strings (docs/contract.md §13) instead of a form. */
   json?: boolean;
   headers?: Record<string, string>;
   envelope?: Envelope;

@@ -28,7 +28,7 @@ export const LBS_OPERATIONS = {
 export type LbsOperationName = keyof typeof LBS_OPERATIONS;
 
 /**
- * A client of the location service: signs every request (CONTRACT §3) and retries (they are all
+ * A client of the location service: signs every request (docs/contract.md §3) and retries (they are all
  * GETs). Each call answers an `ApiResponse`; `.ok()` gives the typed body or throws an `ApiError`.
  */
 export class LbsClient {
@@ -57,7 +57,7 @@ export class LbsClient {
     });
   }
 
-  /** The CONTRACT §3 signature of an operation's parameters (bare names). */
+  /** The docs/contract.md §3 signature of an operation's parameters (bare names). */
   async sign(operation: LbsOperationName, params: Readonly<Record<string, string | undefined>>): Promise<string> {
     return hmacSha256Hex(await this.key, lbsPlaintext(operation, lbsSignedNames(LBS_OPERATIONS[operation]), params));
   }

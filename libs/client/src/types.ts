@@ -5,7 +5,7 @@
 
 /** Fields of every account answer. */
 export interface AccountEnvelope {
-  /** `90000` on success; otherwise the result code of CONTRACT §6. */
+  /** `90000` on success; otherwise the result code of docs/contract.md §6. */
   response_code: string;
   /** At most 32 characters. */
   response_message: string;
@@ -111,10 +111,10 @@ export const AUDIT_EVENT_FIELDS = [
   'result_code',
   'changes',
 ] as const;
-/** An audit event (CONTRACT §10); every field is text, `changes` a JSON text (`""` for logins). */
+/** An audit event (docs/contract.md §10); every field is text, `changes` a JSON text (`""` for logins). */
 export type AuditEvent = Record<(typeof AUDIT_EVENT_FIELDS)[number], string>;
 
-/** Answers of each account operation (success bodies; a failure carries the envelope, and `count`/lists where CONTRACT §6 says so). */
+/** Answers of each account operation (success bodies; a failure carries the envelope, and `count`/lists where docs/contract.md §6 says so). */
 export interface AccountAnswers {
   createAuth: AccountEnvelope;
   modifyAuth: AccountEnvelope;
@@ -126,7 +126,7 @@ export interface AccountAnswers {
   getGroup: AccountEnvelope & Group;
   registerUser: AccountEnvelope & { user_id: string };
   modifyUser: AccountEnvelope;
-  /** The page's users under both names (CONTRACT §7); `count` is the number of matches in all pages. */
+  /** The page's users under both names (docs/contract.md §7); `count` is the number of matches in all pages. */
   listUsers: AccountEnvelope & { count: string; user_list: User[]; list: User[] };
   getUser: AccountEnvelope & User;
   login: AccountEnvelope & User;
@@ -160,7 +160,7 @@ export const ACCOUNT_ANSWER_FIELDS = {
 
 /** Fields of every location answer; all values are text. */
 export interface LbsEnvelope {
-  /** `000` on success, `099` refused or not found, `100` bad token or signature (CONTRACT §8). */
+  /** `000` on success, `099` refused or not found, `100` bad token or signature (docs/contract.md §8). */
   code: string;
   resultDesc: string;
   /** `1` computed, `2` from the cache, `0` failure. */

@@ -1,7 +1,7 @@
 import { deriveAesKey, encryptPassword, hmacSha256Hex, importHmacKey, toHex } from './web-crypto';
 
-// CONTRACT §4 vectors, computed with Web Crypto (and @noble/ciphers for ECB) as in a browser.
-describe('web crypto (CONTRACT §4)', () => {
+// docs/contract.md §4 vectors, computed with Web Crypto (and @noble/ciphers for ECB) as in a browser.
+describe('web crypto (docs/contract.md §4)', () => {
   it('derives the Java SHA1PRNG key of an AES key string', async () => {
     expect(toHex(await deriveAesKey('demo-aes-key'))).toBe('e990168d81cd7024a5c558f5b1958af1');
   });

@@ -1,6 +1,6 @@
 /**
  * The client's cryptography on the Web Crypto API, which Node ≥ 20 and every current browser
- * have as `globalThis.crypto`: HMAC-SHA256 signatures (CONTRACT §2, §3) and the login password's
+ * have as `globalThis.crypto`: HMAC-SHA256 signatures (docs/contract.md §2, §3) and the login password's
  * AES-128-GCM (§4). AES-ECB, which Web Crypto does not offer, comes from `@noble/ciphers`.
  */
 import { ecb } from '@noble/ciphers/aes.js';
@@ -27,7 +27,7 @@ export async function hmacSha256Hex(key: WebCryptoKey, message: string): Promise
   return toHex(new Uint8Array(await subtle().sign('HMAC', key, utf8.encode(message))));
 }
 
-/** CONTRACT §4: the first 16 bytes of SHA1(SHA1(UTF-8 aesKey)), what Java's SHA1PRNG-seeded KeyGenerator derives. */
+/** docs/contract.md §4: the first 16 bytes of SHA1(SHA1(UTF-8 aesKey)), what Java's SHA1PRNG-seeded KeyGenerator derives. */
 export async function deriveAesKey(aesKey: string): Promise<Uint8Array> {
   const once = await subtle().digest('SHA-1', utf8.encode(aesKey));
   return new Uint8Array(await subtle().digest('SHA-1', once)).slice(0, 16);

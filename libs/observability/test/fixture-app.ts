@@ -137,7 +137,7 @@ export async function createFixtureApp(options: FixtureOptions = {}): Promise<Fi
   };
 }
 
-/** Signed form fields (CONTRACT §2) of a request by the demo app to `path`. */
+/** Signed form fields (docs/contract.md §2) of a request by the demo app to `path`. */
 export function signedFields(
   method: string,
   path: string,

@@ -37,7 +37,7 @@ export function requestPath(req: { originalUrl?: string; url?: string }): string
 }
 
 /**
- * Verifies CONTRACT §2 on every account request: app_token, HMAC-SHA256 signature over the
+ * Verifies docs/contract.md §2 on every account request: app_token, HMAC-SHA256 signature over the
  * method, app token, request path, query or form fields and the path id, the timestamp window
  * and the nonce.
  */

@@ -3,7 +3,7 @@ import { requestPath } from './account-signature.guard';
 import { accountPlaintext, canonicalPath, rfc3986 } from './portable';
 import { hmacKey } from './hmac';
 
-// CONTRACT §2 test vectors.
+// docs/contract.md §2 test vectors.
 const SECRET = 'demo-secret-0123456789abcdef';
 const APP = 'app-7f3a9c2e41d08b56';
 const PUT_PATH = '/account/v1.0.1/auths/A100';
@@ -26,7 +26,7 @@ const GET_PLAINTEXT =
   'GETapp-7f3a9c2e41d08b56/account/v1.0.1/users/%E5%BC%A0%E4%B8%89/auths?timestamp=1767225600&user_login_id=%E5%BC%A0%E4%B8%89';
 const GET_SIGNATURE = '3b36d71297f0071ba8395d3220b66c5836dcf67ae3b0ee4ace1c42207ec2f582';
 
-describe('account signature (CONTRACT §2)', () => {
+describe('account signature (docs/contract.md §2)', () => {
   it('builds the PUT vector plaintext', () => {
     expect(accountPlaintext('put', APP, PUT_PATH, FIELDS)).toBe(PLAINTEXT);
   });

@@ -4,7 +4,7 @@ import { hmacKey } from './hmac';
 import { aesKeyObject } from './login-crypto';
 import { type AesMode, DEMO_APP } from './portable';
 
-/** One calling application, as configured in `APP_CREDENTIALS` (CONTRACT §1). */
+/** One calling application, as configured in `APP_CREDENTIALS` (docs/contract.md §1). */
 export interface AppCredential {
   appToken: string;
   secret: string;

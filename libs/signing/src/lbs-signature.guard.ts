@@ -18,7 +18,7 @@ export const LbsOperation = (name: string, ownParams: readonly string[]): Method
 
 export const LBS_PARAM_PREFIX = 'param.';
 
-/** Verifies CONTRACT §3: `userToken` names an app, `signature` signs the operation's parameters. */
+/** Verifies docs/contract.md §3: `userToken` names an app, `signature` signs the operation's parameters. */
 @Injectable()
 export class LbsSignatureGuard implements CanActivate {
   constructor(

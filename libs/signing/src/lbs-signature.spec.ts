@@ -1,14 +1,14 @@
 import { signLbs, verifyLbs } from './lbs-signature';
 import { lbsPlaintext, lbsSignedNames } from './portable';
 
-// CONTRACT §3 test vector.
+// docs/contract.md §3 test vector.
 const SECRET = 'demo-secret-0123456789abcdef';
 const NAMES = lbsSignedNames(['city', 'address']);
 const VALUES = { city: '北京市', address: '长安街1号', merId: 'M001' };
 const PLAINTEXT = 'addressQuery:长安街1号::北京市:M001:';
 const SIGNATURE = 'b6be88fe19429c9765ce53ca573a065a11accfdea5a5324226a2f9316da406c2';
 
-describe('location signature (CONTRACT §3)', () => {
+describe('location signature (docs/contract.md §3)', () => {
   it('orders the addressQuery parameters as the spec says', () => {
     expect(NAMES).toEqual(['address', 'busdepId', 'city', 'merId', 'productId']);
   });

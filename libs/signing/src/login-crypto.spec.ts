@@ -1,10 +1,10 @@
 import { decryptPassword, deriveAesKey, encryptPassword } from './login-crypto';
 
-// CONTRACT §4 vectors.
+// docs/contract.md §4 vectors.
 const KEY = deriveAesKey('demo-aes-key');
 const IV = Buffer.from('000102030405060708090a0b', 'hex');
 
-describe('login password encryption (CONTRACT §4)', () => {
+describe('login password encryption (docs/contract.md §4)', () => {
   it('derives the Java SHA1PRNG key', () => {
     expect(KEY.toString('hex')).toBe('e990168d81cd7024a5c558f5b1958af1');
   });

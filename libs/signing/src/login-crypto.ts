@@ -2,7 +2,7 @@ import { type KeyObject, createCipheriv, createDecipheriv, createHash, createSec
 import type { AesMode } from './portable';
 
 /**
- * CONTRACT §4 key: the first 16 bytes of SHA1(SHA1(UTF-8 aesKey)) — what Java's
+ * docs/contract.md §4 key: the first 16 bytes of SHA1(SHA1(UTF-8 aesKey)) — what Java's
  * `KeyGenerator("AES")` seeded through `SecureRandom("SHA1PRNG")` derives from the string.
  */
 export function deriveAesKey(aesKey: string): Buffer {

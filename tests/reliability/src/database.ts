@@ -52,7 +52,7 @@ export async function createTestDatabase(base = serverUrl()): Promise<TestDataba
  * Tables whose rows change on purpose when a request is refused: the nonces a signed request
  * claims (refused or not, so that it cannot be replayed), the failed-login counters, and the
  * audit trail with its monthly partitions (every login attempt is an event, refused or not:
- * CONTRACT §10).
+ * docs/contract.md §10).
  */
 export const SIDE_EFFECT_TABLES = ['request_nonces', 'login_failures', 'schema_migrations'];
 const SIDE_EFFECT_TABLE_PREFIX = 'audit_events';

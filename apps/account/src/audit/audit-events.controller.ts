@@ -6,7 +6,7 @@ import { AccountOperation, closedObject, countText, listOf, text } from '../comm
 import { AuditEventsService } from './audit-events.service';
 import { ListAuditEventsQuery } from './dto/list-audit-events.query';
 
-/** Interface 207 (CONTRACT §10): the caller app's audit events, oldest first, by cursor. */
+/** Interface 207 (docs/contract.md §10): the caller app's audit events, oldest first, by cursor. */
 @Controller(`${ACCOUNT_API_PREFIX}/audit-events`)
 export class AuditEventsController {
   constructor(private readonly events: AuditEventsService) {}
@@ -18,7 +18,7 @@ export class AuditEventsController {
     fields: ListAuditEventsQuery,
     summary: 'Audit events',
     description:
-      'The calling app\'s audit events (CONTRACT §10), oldest first, filtered, by cursor: pass `next_event_id` as `after_event_id` ("" when no event follows); no match: 20701 with `count` "0".',
+      'The calling app\'s audit events (docs/contract.md §10), oldest first, filtered, by cursor: pass `next_event_id` as `after_event_id` ("" when no event follows); no match: 20701 with `count` "0".',
     answer: closedObject({ count: countText, event_list: listOf('AuditEvent'), next_event_id: text }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuditEventsQuery) {

@@ -3,7 +3,7 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { currentRequestId } from '@geoaccount/observability';
 
-/** Who made a change, as an audit event records it (CONTRACT §10). */
+/** Who made a change, as an audit event records it (docs/contract.md §10). */
 export interface AuditOrigin {
   /** The request's optional `user` header, `""` when absent. */
   readonly operator: string;

@@ -9,7 +9,7 @@ const PARTITION_NAME = /^audit_events_y(\d{4})m(\d{2})$/;
 
 /**
  * Creates the coming months' partitions of `audit_events` and drops those wholly older than
- * `AUDIT_RETENTION_DAYS`, at start and then daily (CONTRACT §10). Dropping a partition is DDL:
+ * `AUDIT_RETENTION_DAYS`, at start and then daily (docs/contract.md §10). Dropping a partition is DDL:
  * the append-only trigger (row UPDATE/DELETE) does not apply to it.
  */
 export async function maintainAuditPartitions(

@@ -21,13 +21,13 @@ export interface AuditEvent {
   changes?: AuditChanges;
 }
 
-/** Fields shown masked in the trail (CONTRACT §10). */
+/** Fields shown masked in the trail (docs/contract.md §10). */
 const MASKED = new Set(['cert_id', 'user_mobile']);
 /** Fields shown only as changed. */
 const SECRET = new Set(['user_pwd']);
 
 /**
- * The audit trail's writer (CONTRACT §10): one event, inserted through the manager of the
+ * The audit trail's writer (docs/contract.md §10): one event, inserted through the manager of the
  * transaction that makes the change, so that both commit or neither does.
  */
 @Injectable()

@@ -6,7 +6,7 @@ import { AuditOriginMiddleware } from './audit-origin';
 import { AuditPartitions } from './audit-partitions';
 import { AuditTrail } from './audit-trail';
 
-/** The audit trail (CONTRACT §10): the writer every changing service uses, interface 207, partitions. */
+/** The audit trail (docs/contract.md §10): the writer every changing service uses, interface 207, partitions. */
 @Global()
 @Module({
   controllers: [AuditEventsController],

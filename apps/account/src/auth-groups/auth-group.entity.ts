@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
-/** A permission group, owned by the app whose token created it (CONTRACT §5). */
+/** A permission group, owned by the app whose token created it (docs/contract.md §5). */
 @Entity('auth_groups')
 @Unique('auth_groups_group_seq_id_key', ['groupSeqId'])
 export class AuthGroupEntity {

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 
-/** A permission, owned by the app whose token created it (CONTRACT §5). */
+/** A permission, owned by the app whose token created it (docs/contract.md §5). */
 @Entity('auths')
 @Index('auths_app_token_auth_state_idx', ['appToken', 'authState'])
 @Index('auths_app_token_auth_type_idx', ['appToken', 'authType'])

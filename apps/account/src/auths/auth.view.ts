@@ -11,7 +11,7 @@ export interface AuthView {
   auth_state: string | null;
   auth_type: string | null;
   auth_level: string | null;
-  /** `""` for a root auth, whether its creator sent it empty or not at all (CONTRACT §7). */
+  /** `""` for a root auth, whether its creator sent it empty or not at all (docs/contract.md §7). */
   parent_auth_id: string;
   sub_auth_flag: string | null;
 }

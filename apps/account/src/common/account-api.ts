@@ -7,7 +7,7 @@ export const ACCOUNT_API_PREFIX = 'account/v1.0.1';
 
 /**
  * The global guard: every route of a controller under `ACCOUNT_API_PREFIX` must carry a
- * valid CONTRACT §2 signature; other routes (health probes) are public.
+ * valid docs/contract.md §2 signature; other routes (health probes) are public.
  */
 @Injectable()
 export class AccountApiGuard implements CanActivate {

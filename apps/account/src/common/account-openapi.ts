@@ -7,7 +7,7 @@ import { ID_LIMITS } from './path-id';
 
 type DtoClass = abstract new (...args: never[]) => unknown;
 
-/** The fields of CONTRACT §2 every signed request carries besides its own. */
+/** The fields of docs/contract.md §2 every signed request carries besides its own. */
 export const SIGNATURE_FIELDS: Record<string, { required: boolean; schema: JsonSchema }> = {
   app_token: { required: true, schema: { type: 'string', pattern: '^app-[0-9a-fA-F]{1,36}$', description: 'The calling app.' } },
   timestamp: { required: true, schema: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds; signed.' } },

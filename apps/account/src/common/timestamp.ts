@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { formatTimestamp } from '@geoaccount/http';
 import { AccountConfig } from '../config/account.config';
 
-/** `YYYY-MM-DD HH:MM:SS` of an instant in an IANA time zone (CONTRACT §7; libs/http's fast path). */
+/** `YYYY-MM-DD HH:MM:SS` of an instant in an IANA time zone (docs/contract.md §7; libs/http's fast path). */
 export { formatTimestamp };
 
 /** Formats stored times in the service's `TZ`; `null` stays `null`. */

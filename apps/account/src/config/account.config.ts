@@ -4,7 +4,7 @@ import { loadConfig } from '@geoaccount/api';
 import { OperationsConfig } from '@geoaccount/observability';
 
 /**
- * The account service's environment (CONTRACT §1), validated at start; the operations
+ * The account service's environment (docs/contract.md §1), validated at start; the operations
  * settings (rate limit, shutdown) come from `OperationsConfig`.
  */
 export class AccountConfig extends OperationsConfig {
@@ -69,7 +69,7 @@ export class AccountConfig extends OperationsConfig {
   @IsString()
   CONSOLE_DIR?: string = undefined;
 
-  /** The location service's URL as the console's browser reaches it (CONTRACT §12). */
+  /** The location service's URL as the console's browser reaches it (docs/contract.md §12). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'expected an http(s) URL' })
   CONSOLE_LOCATION_URL = 'http://127.0.0.1:3002';
 
@@ -83,7 +83,7 @@ export class AccountConfig extends OperationsConfig {
   @Max(86400)
   SIGNATURE_MAX_SKEW_SECONDS = 300;
 
-  /** Every signed request must carry a `nonce` (CONTRACT §2): each request is usable once. */
+  /** Every signed request must carry a `nonce` (docs/contract.md §2): each request is usable once. */
   @Transform(({ value }: { value: unknown }) => parseBoolean(value))
   @IsBoolean({ message: 'expected true or false' })
   SIGNATURE_REQUIRE_NONCE = false;
@@ -143,14 +143,14 @@ export class AccountConfig extends OperationsConfig {
   @Max(1000)
   AUTH_MAX_DEPTH = 64;
 
-  /** Days audit events are kept; whole monthly partitions past it are dropped (CONTRACT §10). */
+  /** Days audit events are kept; whole monthly partitions past it are dropped (docs/contract.md §10). */
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(36500)
   AUDIT_RETENTION_DAYS = 400;
 
-  /** Key ring of personal data at rest (CONTRACT §11): JSON `[{"id","key"}]`, the first encrypting. */
+  /** Key ring of personal data at rest (docs/contract.md §11): JSON `[{"id","key"}]`, the first encrypting. */
   @IsOptional()
   @IsString()
   PII_KEYS?: string = undefined;

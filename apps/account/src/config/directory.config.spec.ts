@@ -11,7 +11,7 @@ const LDAP_ENV = {
   LDAP_USER_BASE_DN: 'ou=people,dc=example,dc=test',
 };
 
-describe('loadDirectoryConfig (CONTRACT §9)', () => {
+describe('loadDirectoryConfig (docs/contract.md §9)', () => {
   it('has no directory when nothing is set (pnpm start stays directory-free)', () => {
     expect(loadDirectoryConfig({})).toEqual({ byApp: new Map(), fallback: undefined });
   });

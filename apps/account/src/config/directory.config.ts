@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '@geoaccount/api';
 
-/** The directory that checks an app's domain users (CONTRACT §9). */
+/** The directory that checks an app's domain users (docs/contract.md §9). */
 export interface DirectorySettings {
   /** `ldap://` or `ldaps://` urls, tried in order. */
   urls: string[];
@@ -108,7 +108,7 @@ function parseTimeout(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-/** The `LDAP_*` directory (CONTRACT §9). */
+/** The `LDAP_*` directory (docs/contract.md §9). */
 function fromEnvironment(env: NodeJS.ProcessEnv): DirectorySettings | undefined {
   let bindPassword = env.LDAP_BIND_PASSWORD;
   if (env.LDAP_BIND_PASSWORD_FILE) {
@@ -178,7 +178,7 @@ function fromCredentials(env: NodeJS.ProcessEnv): Map<string, DirectorySettings>
   return byApp;
 }
 
-/** Reads the directories of CONTRACT §9; throws a `ConfigError` naming the bad field. */
+/** Reads the directories of docs/contract.md §9; throws a `ConfigError` naming the bad field. */
 export function loadDirectoryConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig {
   return { byApp: fromCredentials(env), fallback: fromEnvironment(env) };
 }

@@ -35,7 +35,7 @@ export function consoleCsp(locationUrl: string): string {
 }
 
 /**
- * Serves the web console at `/console/` (CONTRACT §12): static files, no signature, and
+ * Serves the web console at `/console/` (docs/contract.md §12): static files, no signature, and
  * `/console/config.json` with the location service's URL. Mounted before Nest's routes, so the
  * signed API and its guards never see these paths; a missing file falls through to the 404 of the API.
  */

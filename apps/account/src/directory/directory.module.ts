@@ -3,7 +3,7 @@ import type { DirectoryConfig } from '../config/directory.config';
 import { DirectoryService } from './directory.service';
 import { DIRECTORY_CONFIG } from './directory.tokens';
 
-/** The directories that check domain users' passwords (CONTRACT §9). */
+/** The directories that check domain users' passwords (docs/contract.md §9). */
 @Module({})
 export class DirectoryModule {
   static forRoot(config: DirectoryConfig): DynamicModule {

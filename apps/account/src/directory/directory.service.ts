@@ -101,7 +101,7 @@ function pause(ms: number): Promise<void> {
 }
 
 /**
- * Domain logins (CONTRACT §9): the directory of each app (its own, else the `LDAP_*` one)
+ * Domain logins (docs/contract.md §9): the directory of each app (its own, else the `LDAP_*` one)
  * checks the password of a domain user. Unavailable: 503 20499.
  */
 @Injectable()

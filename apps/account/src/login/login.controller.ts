@@ -22,7 +22,7 @@ export class LoginController {
     fields: LoginDto,
     summary: 'Check a login',
     description:
-      'Checks the password (`user_pwd_encrypt`, AES with the app key, CONTRACT §4) of a user (spec endpoint 13) and answers the user; repeated failures lock the login for a while (20443).',
+      'Checks the password (`user_pwd_encrypt`, AES with the app key, docs/contract.md §4) of a user (spec endpoint 13) and answers the user; repeated failures lock the login for a while (20443).',
     answer: USER_SCHEMA,
     extraCodes: [AccountCodes.INVALID_USER_INFO],
   })

@@ -22,7 +22,7 @@ import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
  * failures of its (app, login id) (see {@link LoginLockout}), then verifies the password: an
  * unknown login id and a wrong password give the same answer after the same work (a check
  * against the dummy hash), and both count towards the lock. A domain user's password is
- * checked by the app's directory instead (CONTRACT §9), under the same rules.
+ * checked by the app's directory instead (docs/contract.md §9), under the same rules.
  */
 interface LoginRead {
   /** The user's row, `null` when the login id is unknown. */
@@ -171,12 +171,12 @@ export class LoginService {
     return view;
   }
 
-  /** The audit event of an attempt (CONTRACT §10). */
+  /** The audit event of an attempt (docs/contract.md §10). */
   private eventOf(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): AuditEventRow {
     return this.audit.rowOf({ appToken, action, resourceType: 'user', resourceId: userLoginId, resultCode: code.code });
   }
 
-  /** Records a refused attempt that writes nothing else in the audit trail (CONTRACT §10); the exception to throw. */
+  /** Records a refused attempt that writes nothing else in the audit trail (docs/contract.md §10); the exception to throw. */
   private async refused(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
     await this.audit.record(this.dataSource.manager, {
       appToken,

@@ -14,7 +14,7 @@ export interface AuthSummary {
   auth_state: string | null;
   auth_type: string | null;
   auth_level: string | null;
-  /** `""` for a root auth (CONTRACT §7). */
+  /** `""` for a root auth (docs/contract.md §7). */
   parent_auth_id: string;
   sub_auth_flag: string | null;
 }

@@ -18,7 +18,7 @@ export class PiiDecryptError extends Error {
 }
 
 /**
- * AES-256-GCM of one personal value (CONTRACT §11): a fresh IV per value, the associated data
+ * AES-256-GCM of one personal value (docs/contract.md §11): a fresh IV per value, the associated data
  * binding the app, the login id and the field, stored as `v1:<key id>:<base64(iv|ct|tag)>`.
  * Empty values and `null` are stored as they are.
  */
@@ -91,7 +91,7 @@ function associatedData(appToken: string, userLoginId: string, field: PiiField):
   return Buffer.from(JSON.stringify([appToken, userLoginId, field]), 'utf8');
 }
 
-/** Every character (code point) but the last 4 as `*` (CONTRACT §10). */
+/** Every character (code point) but the last 4 as `*` (docs/contract.md §10). */
 export function maskPii(value: string | null | undefined): string | null | undefined {
   if (!value) return value;
   const chars = Array.from(value);

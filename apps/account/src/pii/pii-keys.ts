@@ -26,7 +26,7 @@ export interface PiiKeyRing {
 }
 
 /**
- * The key ring of CONTRACT §11: `PII_KEYS` (or the file `PII_KEYS_FILE`), a JSON array of
+ * The key ring of docs/contract.md §11: `PII_KEYS` (or the file `PII_KEYS_FILE`), a JSON array of
  * `{"id","key"}` with base64 32-byte keys, the first one encrypting. Errors name the problem,
  * never the key material. Without keys, production refuses; elsewhere the development key.
  */

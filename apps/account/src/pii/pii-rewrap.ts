@@ -19,7 +19,7 @@ interface Row {
 
 /**
  * Encrypts every plain `cert_id` / `user_mobile` and re-encrypts every value not under the
- * first key of the ring (CONTRACT §11). In batches in key order, each batch its own short
+ * first key of the ring (docs/contract.md §11). In batches in key order, each batch its own short
  * transaction: it can be stopped and run again (it starts over and finds only what is left),
  * and it runs while the service serves: each batch locks its rows (`FOR UPDATE`) for its few
  * milliseconds, so a concurrent modification waits and then wins.

@@ -6,7 +6,7 @@ import { loadPiiKeys } from './pii-keys';
 import { rewrapPii } from './pii-rewrap';
 
 /**
- * Personal data at rest (CONTRACT §11): the cipher of `cert_id` / `user_mobile` under the key
+ * Personal data at rest (docs/contract.md §11): the cipher of `cert_id` / `user_mobile` under the key
  * ring; at start, rows still plain (written before encryption) are encrypted in the background.
  */
 /** The development-key warning, logged once the service's logger is in place (`""` when keys are set). */

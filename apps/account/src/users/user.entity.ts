@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 
 /**
- * A user, owned by the app whose token registered it (CONTRACT §5). The password is kept
+ * A user, owned by the app whose token registered it (docs/contract.md §5). The password is kept
  * only as an argon2id hash; `user_auths` / `user_auth_groups` are kept as sent, and their
  * items one per row in `user_auth_links` / `user_group_links`.
  */

@@ -29,7 +29,7 @@ export interface UserPage {
 
 /**
  * Users of an app (interfaces 200-203). Every query is scoped to the calling app: another
- * app's users do not exist here (CONTRACT §5).
+ * app's users do not exist here (docs/contract.md §5).
  */
 /** Reason of the 400 for a `user_pwd` sent for a domain user: "domain user takes no user_pwd". */
 const DOMAIN_USER_PWD = 'domain user takes no';
@@ -50,7 +50,7 @@ export class UsersService {
    * links decide, in the same statement as the user and its audit event).
    */
   async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
-    // A domain user's password is the directory's (CONTRACT §9).
+    // A domain user's password is the directory's (docs/contract.md §9).
     if (dto.is_domain_user === '1' && dto.user_pwd !== undefined) throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
     const auths = referencedIds(dto.user_auths, 'user_auths', FIELD_LIMITS.auth_id);
     const groups = referencedIds(dto.user_auth_groups, 'user_auth_groups', FIELD_LIMITS.group_id);

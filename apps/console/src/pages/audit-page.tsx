@@ -28,7 +28,7 @@ function Changes({ changes }: { changes: string }) {
   );
 }
 
-/** Audit: the filters of CONTRACT §10, oldest first, page by page with the cursor. */
+/** Audit: the filters of docs/contract.md §10, oldest first, page by page with the cursor. */
 export function AuditPage({ session, unauthorized }: PageProps) {
   const call = guard(unauthorized);
   const [filters, setFilters] = useState(FILTERS);

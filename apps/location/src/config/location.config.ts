@@ -6,7 +6,7 @@ import { OperationsConfig } from '@geoaccount/observability';
 const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 /**
- * The location service's environment (CONTRACT §1), validated at start; the operations
+ * The location service's environment (docs/contract.md §1), validated at start; the operations
  * settings (rate limit, shutdown) come from `OperationsConfig`.
  */
 /** The origins allowed to call from a browser (`CORS_ORIGINS`, or its default). */

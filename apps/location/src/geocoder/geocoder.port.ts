@@ -33,7 +33,7 @@ export interface Geocoder {
   readonly datum: Datum;
   /**
    * Answers from memory (microseconds, no upstream call): addressQuery then takes the county of
-   * the answered point from `reverse`, so that it is what lbsQuery answers there (CONTRACT §13).
+   * the answered point from `reverse`, so that it is what lbsQuery answers there (docs/contract.md §13).
    */
   readonly local?: boolean;
   /** Coordinates → address; `null` when nothing is there (open ocean...). */

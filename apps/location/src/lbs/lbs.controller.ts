@@ -13,7 +13,7 @@ import {
 import { LbsOperationDoc } from './lbs.openapi';
 import { type LbsReply, LbsService } from './lbs.service';
 
-/** The three location operations (GET, `param.`-prefixed parameters, signed per CONTRACT §3). */
+/** The three location operations (GET, `param.`-prefixed parameters, signed per docs/contract.md §3). */
 @ApiTags('location')
 @ApiQuery({
   name: 'userToken',
@@ -24,7 +24,7 @@ import { type LbsReply, LbsService } from './lbs.service';
 @ApiQuery({
   name: 'signature',
   required: true,
-  description: 'HMAC-SHA256 hex of the operation plaintext (CONTRACT §3, docs/signing.md)',
+  description: 'HMAC-SHA256 hex of the operation plaintext (docs/contract.md §3, docs/signing.md)',
   schema: { type: 'string', maxLength: 64, pattern: '^[0-9a-fA-F]{64}$' },
 })
 @Controller('lbsapi/api')

@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { LbsCodes, LbsStat, type ResultCode } from '@geoaccount/api';
 import type { JsonSchema } from '@geoaccount/http';
 
-/** A field of an answer: text, `""` when the lookup has no value for it (never `null`, CONTRACT §13). */
+/** A field of an answer: text, `""` when the lookup has no value for it (never `null`, docs/contract.md §13). */
 const field: JsonSchema = { type: 'string' };
 
 /** The address fields of lbsQuery and baseStationQuery (`addressFields`). */
@@ -52,7 +52,7 @@ function envelope(status: number, fields: Record<string, JsonSchema> = {}): Json
 
 /**
  * Documents a location operation: summary, description with its result codes, and a
- * response per HTTP status (CONTRACT §8) with the envelope and, for 200, every answer field.
+ * response per HTTP status (docs/contract.md §8) with the envelope and, for 200, every answer field.
  */
 export function LbsOperationDoc(operation: keyof typeof LBS_ANSWER_FIELDS, summary: string, description: string): MethodDecorator {
   const statuses = [...new Set(CODES.map((c) => c.status))];

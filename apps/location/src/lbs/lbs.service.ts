@@ -12,7 +12,7 @@ import { UpstreamUnavailableError } from '../upstream/upstream-errors';
 import { UpstreamTimeoutError } from '../upstream/upstream-policy';
 import { type KeyContext, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
 
-/** The fields of an answer besides code, resultDesc and lbsStat; all text, `""` when unknown (CONTRACT §13: no `null`). */
+/** The fields of an answer besides code, resultDesc and lbsStat; all text, `""` when unknown (docs/contract.md §13: no `null`). */
 export type LbsFields = Record<string, string>;
 
 export interface LbsAnswer extends LbsFields {
@@ -55,7 +55,7 @@ export function addressFields(place: Place | null): LbsFields {
  * only, whatever the adapter; tested on the coordinates in the datum they come in, either datum
  * giving the same answer since the shift, under 1 km, is finer than the border), the cache
  * (key from the lookup parameters only, failures never cached, one upstream call per key
- * at a time) and the mapping of outcomes to CONTRACT §8.
+ * at a time) and the mapping of outcomes to docs/contract.md §8.
  */
 @Injectable()
 export class LbsService {
@@ -104,7 +104,7 @@ export class LbsService {
       const place = await this.geocoder.forward(city, address);
       if (!place) return null;
       const [x, y] = convertDatum(place.longitude, place.latitude, this.geocoder.datum, this.datum, this.inMainland);
-      // The county of the answered point, as lbsQuery answers it (CONTRACT §13): a city-level
+      // The county of the answered point, as lbsQuery answers it (docs/contract.md §13): a city-level
       // match answers the city's seat, which lies in one county.
       const at = this.geocoder.local ? await this.geocoder.reverse(place.longitude, place.latitude) : null;
       const fields = { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: at?.standardCode ?? place.standardCode ?? '' };

@@ -87,7 +87,7 @@ export interface LocationSession {
  */
 const logs = new LogCapture();
 
-/** Boots the service with the environment given (as the variables of CONTRACT §1). */
+/** Boots the service with the environment given (as the variables of docs/contract.md §1). */
 export async function startLocation(env: Record<string, string | undefined>): Promise<LocationSession> {
   const config = loadLocationConfig({ LOG_LEVEL: 'info', ...env });
   const app = await createLocationApp(config, new AppRegistry([DEMO_APP]), { logStream: logs });

@@ -1,5 +1,5 @@
 /**
- * The plaintexts of both signature schemes (CONTRACT §2, §3), as pure string functions with no
+ * The plaintexts of both signature schemes (docs/contract.md §2, §3), as pure string functions with no
  * Node API: the services verify with them and the client SDK (Node and browsers) signs with them.
  */
 
@@ -12,7 +12,7 @@ export function rfc3986(value: string): string {
 export const UNSIGNED_PARAMS: ReadonlySet<string> = new Set(['app_token', 'signature']);
 
 /**
- * The path as it takes part in the plaintext (CONTRACT §2): the request's path from the service
+ * The path as it takes part in the plaintext (docs/contract.md §2): the request's path from the service
  * prefix on (e.g. `/account/v1.0.1/users/alice/auths`), query string dropped, each segment
  * percent-decoded and then encoded per RFC 3986, joined by `/`. So `/users/%e5%bc%a0` and
  * `/users/张` give the same text, and `a%2Fb` stays one segment. Throws `URIError` on a
@@ -28,7 +28,7 @@ export function canonicalPath(path: string): string {
 }
 
 /**
- * CONTRACT §2 plaintext: `UPPER(method) + app_token + path + "?" + join("&", name=value sorted
+ * docs/contract.md §2 plaintext: `UPPER(method) + app_token + path + "?" + join("&", name=value sorted
  * by name)`, the path canonical (see `canonicalPath`), names and values percent-encoded, sorted
  * byte-wise by the encoded name. `path` is the path as sent on the wire, from the service prefix
  * on; `params` must already contain the path id under its field name. `app_token` and
@@ -58,7 +58,7 @@ export function lbsSignedNames(ownParams: readonly string[]): string[] {
 }
 
 /**
- * CONTRACT §3 plaintext: `operation:` then the values of the operation's parameters in
+ * docs/contract.md §3 plaintext: `operation:` then the values of the operation's parameters in
  * alphabetical order of name, colon-separated, absent ones empty.
  * `values` is keyed by the bare name (without the `param.` prefix).
  */

@@ -1,8 +1,8 @@
-/** How a login password is encrypted for an app (CONTRACT §4). */
+/** How a login password is encrypted for an app (docs/contract.md §4). */
 export type AesMode = 'gcm' | 'ecb';
 
 /**
- * The demo app of `pnpm start` and of a service started without `APP_CREDENTIALS` (CONTRACT §1);
+ * The demo app of `pnpm start` and of a service started without `APP_CREDENTIALS` (docs/contract.md §1);
  * refused with `NODE_ENV=production`.
  */
 export const DEMO_APP: Readonly<{ appToken: string; secret: string; aesKey: string; aesMode: AesMode }> = Object.freeze({

@@ -7,7 +7,7 @@ export const AUDIT_ACTIONS = ['create', 'modify', 'login', 'login_failed', 'logi
 /** `YYYY-MM-DD HH:MM:SS` in the service's `TZ`. */
 const TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 
-/** Interface 207 (GET /audit-events): every filter optional, oldest first (CONTRACT §10). */
+/** Interface 207 (GET /audit-events): every filter optional, oldest first (docs/contract.md §10). */
 export class ListAuditEventsQuery {
   @EnumIfSent(AUDIT_RESOURCE_TYPES)
   resource_type?: string;

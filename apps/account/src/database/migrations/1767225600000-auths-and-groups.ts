@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Auths, auth groups (with their auth membership) and the nonces of the signature guard.
- * Every record is keyed by the app that owns it (CONTRACT §5).
+ * Every record is keyed by the app that owns it (docs/contract.md §5).
  */
 export class AuthsAndGroups1767225600000 implements MigrationInterface {
   name = 'AuthsAndGroups1767225600000';

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Users (with their auth and group links) and the failed-login counters of the lockout.
- * Every record is keyed by the app that owns it (CONTRACT §5).
+ * Every record is keyed by the app that owns it (docs/contract.md §5).
  */
 export class UsersAndLogin1767225700000 implements MigrationInterface {
   name = 'UsersAndLogin1767225700000';

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The audit trail (CONTRACT §10): `audit_events`, partitioned by month on `event_time`,
+ * The audit trail (docs/contract.md §10): `audit_events`, partitioned by month on `event_time`,
  * append-only (a trigger refuses UPDATE and DELETE; retention drops whole partitions, which
  * is DDL and not refused), and `audit_events_ensure_partitions`, which the service calls at
  * start and daily to create the coming months ahead.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Personal data at rest (CONTRACT §11): `cert_id` and `user_mobile` hold ciphertexts
+ * Personal data at rest (docs/contract.md §11): `cert_id` and `user_mobile` hold ciphertexts
  * (`v1:<key id>:<base64>`), longer than the plain values the API accepts (the API's limits
  * stay on the DTOs). Rows written before are encrypted by `encryptPlaintextPii` at start.
  */

@@ -3,7 +3,7 @@ import { DOMAIN_FLAGS } from '../../users/dto/user-field.validators';
 
 /** Interface 13 (POST /users/login/{USER_LOGIN_ID}). */
 export class LoginDto {
-  /** The password encrypted with the app's AES key and mode, Base64 (CONTRACT §4). */
+  /** The password encrypted with the app's AES key and mode, Base64 (docs/contract.md §4). */
   @RequiredOpaque(L.user_pwd_encrypt)
   user_pwd_encrypt!: string;
 

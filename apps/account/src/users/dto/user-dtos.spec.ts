@@ -28,7 +28,7 @@ describe('RegisterUserDto', () => {
     expect(dto).toBeInstanceOf(RegisterUserDto);
   });
 
-  it('refuses an unknown field, naming it (CONTRACT §13)', async () => {
+  it('refuses an unknown field, naming it (docs/contract.md §13)', async () => {
     expect(await message({ ...minimal, user_id: 'forged' }, RegisterUserDto)).toBe('unknown field user_id');
     expect(await message({ ...minimal, a_very_long_unknown_field_name_x: '1' }, RegisterUserDto)).toBe('unknown field a_very_long_unknow');
   });

@@ -16,7 +16,7 @@ const refusal = (fn: () => unknown): [string, string] | undefined => {
 const point = { 'param.longitude': '116.397', 'param.latitude': '39.909' };
 
 describe('checkParams', () => {
-  it('refuses a parameter the operation does not take, naming it (CONTRACT §13)', () => {
+  it('refuses a parameter the operation does not take, naming it (docs/contract.md §13)', () => {
     expect(refusal(() => checkParams(LBS_QUERY, { ...point, other: 'x' }))).toEqual(['other', 'unknown parameter']);
     expect(refusal(() => checkParams(LBS_QUERY, { ...point, 'param.city': '北京' }))).toEqual(['param.city', 'unknown parameter']);
   });

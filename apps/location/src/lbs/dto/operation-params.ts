@@ -8,7 +8,7 @@ export const DIGITS_TEXT = /^\d+$/;
 /**
  * A location operation's rule table (checked by `ParamsPipe`, documented by `ApiParams`, both
  * of libs/http's fast path): the caller and the signature are the guard's; and since the signed
- * plaintext joins the values with ':' unescaped (CONTRACT §3), a value holding one could pass
+ * plaintext joins the values with ':' unescaped (docs/contract.md §3), a value holding one could pass
  * text to its neighbour under the same signature: it is refused.
  */
 const lbsParams = <R extends ParamRules>(rules: R) => paramTable(rules, { passThrough: ['userToken', 'signature'], forbiddenChar: ':' });
