@@ -55,7 +55,7 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
   });
   afterAll(() => h?.close());
 
-  it('logs in an app using AES-GCM and answers the fields of interface 13, passwords null', async () => {
+  it('logs in an app using AES-GCM and answers the fields of interface 204, passwords null', async () => {
     const res = await h.a.login('alice', 'P@ssw0rd!');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...OK, ...userBody('alice', userIdA, FIELDS) });

@@ -10,7 +10,7 @@ import { ModifyGroupDto } from './dto/modify-group.dto';
 import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
 import { GROUP_SCHEMA } from './auth-group.view';
 
-/** Spec endpoints 5–8 (interfaces 104–107). */
+/** Interfaces 104–107. */
 @Controller(`${ACCOUNT_API_PREFIX}/authgroups`)
 export class AuthGroupsController {
   constructor(private readonly groups: AuthGroupsService) {}
@@ -23,7 +23,7 @@ export class AuthGroupsController {
     path: ['group_id'],
     fields: CreateGroupDto,
     summary: 'Create an auth group',
-    description: 'Creates the group `group_id` of the calling app (spec endpoint 5); `group_auths` must name existing auths.',
+    description: 'Creates the group `group_id` of the calling app (interface 104); `group_auths` must name existing auths.',
   })
   async create(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: CreateGroupDto) {
     await this.groups.create(app.appToken, group_id, dto);
@@ -38,7 +38,7 @@ export class AuthGroupsController {
     path: ['group_id'],
     fields: ModifyGroupDto,
     summary: 'Modify an auth group',
-    description: 'Partial update (spec endpoint 6): an omitted field keeps its value, a field sent empty is set empty.',
+    description: 'Partial update (interface 105): an omitted field keeps its value, a field sent empty is set empty.',
   })
   async modify(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: ModifyGroupDto) {
     await this.groups.modify(app.appToken, group_id, dto);
@@ -52,7 +52,7 @@ export class AuthGroupsController {
     fields: ListGroupsQuery,
     summary: 'List auth groups',
     description:
-      'The groups of the calling app matching the filters (spec endpoint 7); no match: 10611 with `count` "0" and an empty list.',
+      'The groups of the calling app matching the filters (interface 106); no match: 10611 with `count` "0" and an empty list.',
     answer: closedObject({ count: countText, group_list: listOf('GroupListItem') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListGroupsQuery) {
@@ -65,7 +65,7 @@ export class AuthGroupsController {
     method: 'GET',
     path: ['group_id'],
     summary: 'Read an auth group',
-    description: 'One group with the details of its auths (spec endpoint 8).',
+    description: 'One group with the details of its auths (interface 107).',
     answer: GROUP_SCHEMA,
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Query() _query: NoFieldsQuery) {

@@ -18,7 +18,7 @@ const FIELD_COLUMNS = {
   group_auths: 'groupAuths',
 } as const satisfies Record<keyof GroupFieldsDto, keyof AuthGroupEntity>;
 
-/** The rules of auth groups (spec endpoints 5–8), always within the caller's app. */
+/** The rules of auth groups (interfaces 104–107), always within the caller's app. */
 @Injectable()
 export class AuthGroupsService {
   constructor(

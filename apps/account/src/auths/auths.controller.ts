@@ -12,7 +12,7 @@ import { ModifyAuthDto } from './dto/modify-auth.dto';
 import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
 import { AUTH_SCHEMA } from './auth.view';
 
-/** Spec endpoints 1–4 (interfaces 100–103). */
+/** Interfaces 100–103. */
 @Controller(`${ACCOUNT_API_PREFIX}/auths`)
 export class AuthsController {
   constructor(private readonly auths: AuthsService) {}
@@ -25,7 +25,7 @@ export class AuthsController {
     path: ['auth_id'],
     fields: CreateAuthDto,
     summary: 'Create an auth',
-    description: 'Creates the auth `auth_id` of the calling app (spec endpoint 1). `parent_auth_id` must name an existing auth of the app.',
+    description: 'Creates the auth `auth_id` of the calling app (interface 100). `parent_auth_id` must name an existing auth of the app.',
   })
   async create(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: CreateAuthDto) {
     await this.auths.create(app.appToken, auth_id, dto);
@@ -41,7 +41,7 @@ export class AuthsController {
     fields: ModifyAuthDto,
     summary: 'Modify an auth',
     description:
-      'Partial update (spec endpoint 2): an omitted field keeps its value, a field sent empty is set empty; an auth may not become its own ancestor.',
+      'Partial update (interface 101): an omitted field keeps its value, a field sent empty is set empty; an auth may not become its own ancestor.',
   })
   async modify(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: ModifyAuthDto) {
     await this.auths.modify(app.appToken, auth_id, dto);
@@ -54,7 +54,7 @@ export class AuthsController {
     method: 'GET',
     fields: ListAuthsQuery,
     summary: 'List auths',
-    description: 'The auths of the calling app matching the filters (spec endpoint 3); no match: 10201 with `count` "0" and an empty list.',
+    description: 'The auths of the calling app matching the filters (interface 102); no match: 10201 with `count` "0" and an empty list.',
     answer: closedObject({ count: countText, list: listOf('AuthListItem') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery, @Res() res: Response): Promise<void> {
@@ -69,7 +69,7 @@ export class AuthsController {
     method: 'GET',
     path: ['auth_id'],
     summary: 'Read an auth',
-    description: 'One auth of the calling app (spec endpoint 4).',
+    description: 'One auth of the calling app (interface 103).',
     answer: AUTH_SCHEMA,
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Query() _query: NoFieldsQuery) {

@@ -23,7 +23,7 @@ const FIELD_COLUMNS = {
   sub_auth_flag: 'subAuthFlag',
 } as const satisfies Record<keyof AuthFieldsDto, keyof AuthEntity>;
 
-/** The rules of auths (spec endpoints 1–4), always within the caller's app. */
+/** The rules of auths (interfaces 100–103), always within the caller's app. */
 @Injectable()
 export class AuthsService {
   /** Most levels of one hierarchy (`AUTH_MAX_DEPTH`). */

@@ -8,7 +8,7 @@ import { LoginService } from './login.service';
 import { AccountOperation } from '../common/account-openapi';
 import { USER_SCHEMA } from '../users/user.view';
 
-/** Interface 13 of the spec (number 204). */
+/** Interface 204. */
 @Controller(`${ACCOUNT_API_PREFIX}/users/login`)
 export class LoginController {
   constructor(private readonly login: LoginService) {}
@@ -22,7 +22,7 @@ export class LoginController {
     fields: LoginDto,
     summary: 'Check a login',
     description:
-      'Checks the password (`user_pwd_encrypt`, AES with the app key, docs/contract.md §4) of a user (spec endpoint 13) and answers the user; repeated failures lock the login for a while (20443).',
+      'Checks the password (`user_pwd_encrypt`, AES with the app key, docs/contract.md §4) of a user (interface 204) and answers the user; repeated failures lock the login for a while (20443).',
     answer: USER_SCHEMA,
     extraCodes: [AccountCodes.INVALID_USER_INFO],
   })

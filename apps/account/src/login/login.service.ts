@@ -18,7 +18,7 @@ import { AttemptGate, GateTimeoutError } from './attempt-gate';
 import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
 
 /**
- * Login check (interface 13, number 204). Each attempt first claims one of the allowed
+ * Login check (interface 204). Each attempt first claims one of the allowed
  * failures of its (app, login id) (see {@link LoginLockout}), then verifies the password: an
  * unknown login id and a wrong password give the same answer after the same work (a check
  * against the dummy hash), and both count towards the lock. A domain user's password is

@@ -6,7 +6,7 @@ import { PathId } from '../common/path-id';
 import { PermissionsService } from './permissions.service';
 import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 
-/** Effective permissions of a user (numbers 205 and 206, beyond the spec, built its way). */
+/** Effective permissions of a user (interfaces 205 and 206, beyond the spec, built its way). */
 @Controller(`${ACCOUNT_API_PREFIX}/users/:user_login_id/auths`)
 export class PermissionsController {
   constructor(private readonly permissions: PermissionsService) {}

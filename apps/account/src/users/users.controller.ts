@@ -10,7 +10,7 @@ import { UsersService } from './users.service';
 import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { USER_SCHEMA } from './user.view';
 
-/** Interfaces 9-12 of the spec (numbers 200-203). */
+/** Interfaces 200-203. */
 @Controller(`${ACCOUNT_API_PREFIX}/users`)
 export class UsersController {
   constructor(private readonly users: UsersService) {}
@@ -24,7 +24,7 @@ export class UsersController {
     fields: RegisterUserDto,
     summary: 'Register a user',
     description:
-      'Registers the user `user_login_id` of the calling app (spec endpoint 9); `user_auths` and `user_auth_groups` must name existing records (else 90100).',
+      'Registers the user `user_login_id` of the calling app (interface 200); `user_auths` and `user_auth_groups` must name existing records (else 90100).',
     answer: closedObject({ user_id: text }),
   })
   async register(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: RegisterUserDto) {
@@ -40,7 +40,7 @@ export class UsersController {
     path: ['user_login_id'],
     fields: ModifyUserDto,
     summary: 'Modify a user',
-    description: 'Partial update (spec endpoint 10): an omitted field keeps its value, a field sent empty is set empty.',
+    description: 'Partial update (interface 201): an omitted field keeps its value, a field sent empty is set empty.',
   })
   async modify(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: ModifyUserDto) {
     await this.users.modify(app.appToken, user_login_id, dto);
@@ -54,7 +54,7 @@ export class UsersController {
     fields: ListUsersQuery,
     summary: 'List users',
     description:
-      'A page of the users of the calling app (spec endpoint 11), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0".',
+      'A page of the users of the calling app (interface 202), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0".',
     answer: closedObject({ count: countText, user_list: listOf('User'), list: listOf('User') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
@@ -70,7 +70,7 @@ export class UsersController {
     method: 'GET',
     path: ['user_login_id'],
     summary: 'Read a user',
-    description: 'One user of the calling app (spec endpoint 12); passwords are always null.',
+    description: 'One user of the calling app (interface 203); passwords are always null.',
     answer: USER_SCHEMA,
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {

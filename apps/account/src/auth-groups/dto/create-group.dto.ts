@@ -2,7 +2,7 @@ import { FIELD_LIMITS as L, OptionalEnum, OptionalText, RequiredText } from '../
 
 export const GROUP_STATES = ['0', '1'] as const;
 
-/** The optional fields of a group (spec endpoints 5 and 6; lengths are the input lengths). */
+/** The optional fields of a group (interfaces 104 and 105; lengths are the input lengths). */
 export class GroupFieldsDto {
   @OptionalText(L.group_desc)
   group_desc?: string;

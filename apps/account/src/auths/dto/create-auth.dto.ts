@@ -3,7 +3,7 @@ import { FIELD_LIMITS as L, OptionalDigits, OptionalEnum, OptionalRecordId, Opti
 export const AUTH_STATES = ['0', '1'] as const;
 export const SUB_AUTH_FLAGS = ['0', '1'] as const;
 
-/** The optional fields of an auth (spec endpoints 1 and 2; lengths are the input lengths). */
+/** The optional fields of an auth (interfaces 100 and 101; lengths are the input lengths). */
 export class AuthFieldsDto {
   @OptionalText(L.auth_desc)
   auth_desc?: string;

@@ -4,7 +4,7 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 1000;
 
 /**
- * Interface 11 (GET /users). `page_number` (var 8, at least 1, default 1) and `page_size`
+ * Interface 202 (GET /users). `page_number` (var 8, at least 1, default 1) and `page_size`
  * (var 64, 1 to 1000, default 20) are digits only; `user_login_ids` is a comma list.
  */
 export class ListUsersQuery {

@@ -3,7 +3,7 @@ import { USER_TYPES } from './user-field.validators';
 import { UserFieldsDto } from './user-fields.dto';
 
 /**
- * Interface 10 (PUT /users/{USER_LOGIN_ID}): the fields of a registration without
+ * Interface 201 (PUT /users/{USER_LOGIN_ID}): the fields of a registration without
  * `is_domain_user`, all optional. An omitted field keeps its value, a field sent empty is
  * set empty; `user_name` and `user_type` cannot be emptied, and `user_pwd` only on a
  * domain account (the service checks that).

@@ -3,7 +3,7 @@ import { DOMAIN_FLAGS, USER_TYPES } from './user-field.validators';
 import { UserFieldsDto } from './user-fields.dto';
 
 /**
- * Interface 9 (POST /users/{USER_LOGIN_ID}). Required: `user_name`, `user_type`, and
+ * Interface 200 (POST /users/{USER_LOGIN_ID}). Required: `user_name`, `user_type`, and
  * `user_pwd` unless `is_domain_user` is `1`; a field sent empty is stored empty.
  */
 export class RegisterUserDto extends UserFieldsDto {

@@ -2,7 +2,7 @@ import { EnumIfSent, FIELD_LIMITS as L, IsCanonicalText, IsIdList, TextIfSent } 
 import { CERT_TYPES, IsJsonObjectText } from './user-field.validators';
 
 /**
- * The optional user fields that registration (interface 9) and modification (interface 10)
+ * The optional user fields that registration (interface 200) and modification (interface 201)
  * share, with the spec's input lengths. A field sent empty is stored empty.
  */
 export class UserFieldsDto {
