@@ -41,6 +41,8 @@ export class AppModule {
           logStream: options.logStream,
           // One accounting line per location request instead of an access-log line (failures get both).
           quietPaths: ['/lbsapi/'],
+          // Coordinates and addresses are personal data: no query value reaches a log (docs/contract.md §13).
+          maskQueryValues: true,
         }),
         // Per calling app and instance, after the signature guard.
         RateLimitModule.forRoot({ perMinute: config.RATE_LIMIT_PER_MINUTE, keyOf: callerKeyOf }),

@@ -19,6 +19,11 @@ export interface HttpObserverOptions {
    * their own line; a path ending in `/` covers everything below it). Failures always do.
    */
   quietPaths?: readonly string[];
+  /**
+   * Mask every query value in the access line, not only the sensitive ones (location: its
+   * queries carry coordinates and addresses, which are personal data; docs/contract.md §13).
+   */
+  maskQueryValues?: boolean;
 }
 
 /**
@@ -56,7 +61,7 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
       if (level === 'info' && quiet(path)) return;
       const line = {
         requestId,
-        req: { method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.socket.remoteAddress },
+        req: { method: req.method, url: redactUrl(req.originalUrl, { maskQueryValues: options.maskQueryValues }), remoteAddress: req.socket.remoteAddress },
         res: { statusCode: status },
         responseTime: Math.round(ms),
       };

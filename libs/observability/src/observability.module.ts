@@ -19,6 +19,8 @@ export interface ObservabilityOptions {
    * `/metrics` (e.g. routes that log their own line); a path ending in `/` covers a prefix.
    */
   quietPaths?: readonly string[];
+  /** Mask every query value of the access line (see `HttpObserverOptions.maskQueryValues`). */
+  maskQueryValues?: boolean;
   /** Process metrics (CPU, memory, event loop, GC); default on. */
   defaultMetrics?: boolean;
 }
@@ -27,6 +29,8 @@ export interface ObservabilityOptions {
 export const APP_LOGGER = Symbol('APP_LOGGER');
 /** The resolved `quietPaths` of the access log (probes and scrapes included). */
 export const QUIET_PATHS = Symbol('QUIET_PATHS');
+/** Whether the access line masks every query value (`ObservabilityOptions.maskQueryValues`). */
+export const MASK_QUERY_VALUES = Symbol('MASK_QUERY_VALUES');
 
 /** The application's pino logger, injected. */
 export const InjectAppLogger = (): ParameterDecorator => Inject(APP_LOGGER);
@@ -53,8 +57,9 @@ export class ObservabilityModule {
         { provide: APP_LOGGER, useValue: logger },
         { provide: PinoNestLogger, useValue: new PinoNestLogger(logger) },
         { provide: QUIET_PATHS, useValue: [...DEFAULT_QUIET_PATHS, ...(options.quietPaths ?? [])] },
+        { provide: MASK_QUERY_VALUES, useValue: options.maskQueryValues === true },
       ],
-      exports: [Metrics, ShutdownState, APP_LOGGER, PinoNestLogger, QUIET_PATHS],
+      exports: [Metrics, ShutdownState, APP_LOGGER, PinoNestLogger, QUIET_PATHS, MASK_QUERY_VALUES],
     };
   }
 }

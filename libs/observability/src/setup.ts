@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { httpObserver } from './http-observer';
 import { PinoNestLogger } from './logging';
 import { Metrics } from './metrics';
-import { APP_LOGGER, type AppLogger, QUIET_PATHS } from './observability.module';
+import { APP_LOGGER, type AppLogger, MASK_QUERY_VALUES, QUIET_PATHS } from './observability.module';
 import { ShutdownState } from '@geoaccount/http';
 
 /**
@@ -19,6 +19,7 @@ export function useRequestObserver(app: INestApplication): void {
       metrics: app.get(Metrics),
       shutdown: app.get(ShutdownState),
       quietPaths: app.get<readonly string[]>(QUIET_PATHS),
+      maskQueryValues: app.get<boolean>(MASK_QUERY_VALUES),
     }),
   );
 }

@@ -59,7 +59,8 @@ export function paramTable<R extends ParamRules>(rules: R, options: ParamTableOp
 export function checkParams<R extends ParamRules>(table: ParamTable<R>, query: Readonly<Record<string, unknown>>): Params<R> {
   const { rules, passThrough, forbiddenChar } = table;
   for (const name in query) {
-    if (!(name in rules) && !passThrough.has(name)) throw new InvalidParameterException(name, 'unknown parameter');
+    // An own property only: `constructor`, `toString` or `__proto__` is no parameter of any table.
+    if (!Object.hasOwn(rules, name) && !passThrough.has(name)) throw new InvalidParameterException(name, 'unknown parameter');
   }
   const out: Record<string, string> = {};
   for (const name of Object.keys(rules)) {

@@ -39,6 +39,14 @@ describe('paramTable and checkParams without service settings', () => {
     expect(checkParams(table, { name: 'a:b' })).toEqual({ name: 'a:b' });
   });
 
+  it('judges names by own properties: members of every object are unknown parameters', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const query = Object.assign(Object.create(null) as Record<string, unknown>, { name: 'a' });
+      Object.defineProperty(query, name, { value: 'x', enumerable: true });
+      expect(refusal(() => checkParams(table, query))).toEqual([name, 'unknown parameter']);
+    }
+  });
+
   it('passes over the parameters another step checks, and refuses the forbidden character', () => {
     const signed = paramTable(table.rules, { passThrough: ['signature'], forbiddenChar: '|' });
     expect(checkParams(signed, { name: 'a', signature: 'x' })).toEqual({ name: 'a' });
