@@ -25,6 +25,7 @@ export const SYSTEM_PACKAGES = {
     { binary: 'ldapadd', pkg: 'ldap-utils' },
   ],
   tls: [{ binary: 'openssl', pkg: 'openssl' }],
+  pgbouncer: [{ binary: 'pgbouncer', pkg: 'pgbouncer', dirs: ['/usr/sbin'] }],
   browser: [{ binary: 'chromium', pkg: 'chromium' }],
   kubernetes: [{ binary: 'kubectl', script: 'tools/deploy-check/install-kubectl.sh' }],
 };

@@ -22,6 +22,14 @@ export class AccountConfig extends OperationsConfig {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'expected postgres://user:pass@host:port/db' })
   DATABASE_URL?: string = undefined;
 
+  /**
+   * A direct session (not through a transaction pooler) for migrations: they hold a lock for
+   * their whole run and build indexes `CONCURRENTLY`. Unset: `DATABASE_URL`.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'expected postgres://user:pass@host:port/db' })
+  DATABASE_MIGRATION_URL?: string = undefined;
+
   /** Apply pending migrations at start (a Kubernetes Job can run `migrate` instead). */
   @Transform(({ value }: { value: unknown }) => parseBoolean(value))
   @IsBoolean({ message: 'expected true or false' })

@@ -49,6 +49,11 @@ export interface HarnessOptions {
   apps?: AppCredential[];
   /** Directories of domain logins; default: the `LDAP_*` variables of `env`. */
   directories?: DirectoryConfig;
+  /**
+   * The service's `DATABASE_URL` for the run's database (e.g. through a connection pooler);
+   * the direct URL then becomes `DATABASE_MIGRATION_URL`. Default: the direct URL.
+   */
+  serviceDatabaseUrl?: (database: string) => string;
 }
 
 /** A running account service (the real app) on 127.0.0.1, port 0. */
@@ -90,7 +95,10 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
   let running: RunningAccountApp | undefined;
   let db: Pool | undefined;
   try {
-    running = await listenAccountApp(database.url, options);
+    const serviceUrl = options.serviceDatabaseUrl?.(database.name);
+    running = serviceUrl
+      ? await listenAccountApp(serviceUrl, { ...options, env: { DATABASE_MIGRATION_URL: database.url, ...options.env } })
+      : await listenAccountApp(database.url, options);
     db = new Pool({ connectionString: database.url, max: 4 });
     // An idle client of this assertion pool can be ended by the server (a test stopping its
     // database, the final DROP ... WITH (FORCE)); that must not surface as an unhandled error.
