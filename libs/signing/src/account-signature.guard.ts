@@ -1,9 +1,8 @@
-import type { KeyObject } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccountCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
-import { verifyAccount } from './account-signature';
-import { APP_REGISTRY, type AppRegistry } from './credentials';
+import { verifyAccountCredential } from './account-signature';
+import { APP_REGISTRY, type AppRegistry, type RegisteredApp } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
 
 /** Remembers nonces for the timestamp window; shared by all instances of a service. */
@@ -58,8 +57,8 @@ export class AccountSignatureGuard implements CanActivate {
     const params = signedParams(req, fields);
 
     if (fields.app_token === undefined || fields.app_token === '') throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing app_token');
-    const app = this.registry.get(fields.app_token);
-    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
+    const candidates = this.registry.credentialsOf(fields.app_token as string);
+    if (!candidates) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
 
     const { maxSkewSeconds } = this.options;
     const timestamp = params.timestamp;
@@ -75,9 +74,8 @@ export class AccountSignatureGuard implements CanActivate {
     if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000')))
       throw new InvalidParameterException('nonce');
 
-    if (!this.verify(app.hmacKey, req.method, app.appToken, requestPath(req), params, fields.signature)) {
-      throw new ApiException(AccountCodes.UNAUTHORIZED, this.refusal(app.hmacKey, app.appToken, req, params, fields.signature));
-    }
+    const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
+    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
     if (nonce !== undefined && this.nonces) {
       const window = Math.max(maxSkewSeconds, 1) * 2;
       if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
@@ -87,28 +85,47 @@ export class AccountSignatureGuard implements CanActivate {
   }
 
   /** Why a signature does not match: a `user` header it does not cover is named as such. */
-  private refusal(key: KeyObject, appToken: string, req: SignedRequest, params: Record<string, string>, signature: unknown): string {
+  private refusal(
+    candidates: readonly RegisteredApp[],
+    appToken: string,
+    req: SignedRequest,
+    params: Record<string, string>,
+    signature: unknown,
+  ): string {
     if (req.headers[USER_HEADER] === undefined) return 'bad signature';
     const withoutUser = { ...params };
     delete withoutUser[USER_HEADER];
-    return this.verify(key, req.method, appToken, requestPath(req), withoutUser, signature) ? 'user header not signed' : 'bad signature';
+    try {
+      return verifyAccountCredential(candidates, req.method, appToken, requestPath(req), withoutUser, signature)
+        ? 'user header not signed'
+        : 'bad signature';
+    } catch {
+      return 'bad signature';
+    }
   }
 
+  /**
+   * The credential of the app that signed the request (docs/contract.md §14: each active
+   * secret is tried; its AES key then decrypts the login password), its use recorded in memory.
+   */
   private verify(
-    key: KeyObject,
+    candidates: readonly RegisteredApp[],
     method: string,
     appToken: string,
     path: string,
     params: Record<string, string>,
     signature: unknown,
-  ): boolean {
+  ): RegisteredApp | undefined {
+    let app: RegisteredApp | undefined;
     try {
-      return verifyAccount(key, method, appToken, path, params, signature);
+      app = verifyAccountCredential(candidates, method, appToken, path, params, signature);
     } catch (err) {
       // A malformed escape in the path (`%zz`): no signature can match it.
-      if (err instanceof URIError) return false;
+      if (err instanceof URIError) return undefined;
       throw err;
     }
+    if (app) this.registry.recordUse(app);
+    return app;
   }
 }
 

@@ -12,12 +12,76 @@ export interface AppCredential {
   aesMode?: AesMode;
 }
 
-/** An app ready for use on the hot path: keys derived once at start. */
+/**
+ * One credential of an app ready for use on the hot path (keys derived once): what a request
+ * signed with it acts as. An `APP_CREDENTIALS` app has one, without id; an app of the control
+ * plane (docs/contract.md §14) up to two active ones.
+ */
 export interface RegisteredApp {
   readonly appToken: string;
   readonly hmacKey: KeyObject;
   readonly aesKey: KeyObject;
   readonly aesMode: AesMode;
+  /** The control plane's credential id; unset for an `APP_CREDENTIALS` app. */
+  readonly credentialId?: string;
+  /** Epoch milliseconds from which the credential is refused; unset: no expiry. */
+  readonly expiresAt?: number;
+}
+
+/** A credential of the control plane, in clear, as the service that loads it decrypted it. */
+export interface ManagedCredential {
+  credentialId: string;
+  secret: string;
+  aesKey: string;
+  /** Epoch milliseconds from which it is refused; unset: no expiry. */
+  expiresAt?: number;
+}
+
+/** An active app of the control plane with its active credentials. */
+export interface ManagedApp {
+  appToken: string;
+  aesMode: AesMode;
+  credentials: ManagedCredential[];
+}
+
+/** One recorded use of a credential: its id and the minute (epoch ms, truncated) of its last use. */
+export interface CredentialUse {
+  credentialId: string;
+  /** Epoch milliseconds of the start of the minute of the last use. */
+  minute: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The last use of each credential, to the minute, kept in memory: recording is one map write
+ * per request, and the owner writes the batch every `CREDENTIAL_USE_FLUSH_SECONDS`
+ * (docs/contract.md §14 `last_used_time`), never a database write per request.
+ */
+export class CredentialUseLog {
+  private pending = new Map<string, number>();
+
+  record(credentialId: string, now = Date.now()): void {
+    const minute = now - (now % MINUTE_MS);
+    if ((this.pending.get(credentialId) ?? -1) < minute) this.pending.set(credentialId, minute);
+  }
+
+  /** The uses recorded since the last drain, and forgets them. */
+  drain(): CredentialUse[] {
+    if (this.pending.size === 0) return [];
+    const uses = [...this.pending].map(([credentialId, minute]) => ({ credentialId, minute }));
+    this.pending = new Map();
+    return uses;
+  }
+
+  /** Puts back uses whose write failed (a later use of the same credential wins). */
+  restore(uses: readonly CredentialUse[]): void {
+    for (const u of uses) if ((this.pending.get(u.credentialId) ?? -1) < u.minute) this.pending.set(u.credentialId, u.minute);
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
 }
 
 export const APP_TOKEN_PATTERN = /^app-[0-9a-fA-F]{1,36}$/;
@@ -67,8 +131,13 @@ export function loadAppCredentials(env: NodeJS.ProcessEnv = process.env): { apps
     }
   }
   if (text === undefined || text.trim() === '') {
+    // docs/contract.md §1: apps then come from the control plane alone (§14): account's
+    // ADMIN_TOKEN, location's APPS_URL.
+    if (env.NODE_ENV === 'production' && (env.ADMIN_TOKEN || env.APPS_URL)) return { apps: [], demo: false };
     if (env.NODE_ENV === 'production') {
-      throw new CredentialsError('APP_CREDENTIALS: required when NODE_ENV=production (or set APP_CREDENTIALS_FILE)');
+      throw new CredentialsError(
+        'APP_CREDENTIALS: required when NODE_ENV=production (or set APP_CREDENTIALS_FILE; account: ADMIN_TOKEN, location: APPS_URL)',
+      );
     }
     return { apps: [{ ...DEMO_APP }], demo: true };
   }
@@ -81,21 +150,27 @@ export function loadAppCredentials(env: NodeJS.ProcessEnv = process.env): { apps
   return { apps: validate(parsed, where), demo: false };
 }
 
-/** The configured apps by token, with their keys derived once. */
+/**
+ * The apps by token, with their keys derived once: those of `APP_CREDENTIALS` (fixed at start,
+ * always winning) and those of the control plane (replaced as a whole by `setManaged` when the
+ * service learns a change). Lookups are one map read; nothing here touches a database.
+ */
 export class AppRegistry {
-  private readonly apps = new Map<string, RegisteredApp>();
+  private readonly configured = new Map<string, readonly RegisteredApp[]>();
+  private managed = new Map<string, readonly RegisteredApp[]>();
+  /** Keys already derived, by credential id: a refresh does not derive them again. */
+  private derived = new Map<string, { secret: string; aesKey: string; hmacKey: KeyObject; aesKeyObject: KeyObject }>();
+  /** The last use of each control-plane credential verified by this process. */
+  readonly uses = new CredentialUseLog();
 
   constructor(
     credentials: readonly AppCredential[],
     readonly demo = false,
   ) {
     for (const c of credentials) {
-      this.apps.set(c.appToken, {
-        appToken: c.appToken,
-        hmacKey: hmacKey(c.secret),
-        aesKey: aesKeyObject(c.aesKey),
-        aesMode: c.aesMode ?? 'gcm',
-      });
+      this.configured.set(c.appToken, [
+        { appToken: c.appToken, hmacKey: hmacKey(c.secret), aesKey: aesKeyObject(c.aesKey), aesMode: c.aesMode ?? 'gcm' },
+      ]);
     }
   }
 
@@ -104,12 +179,66 @@ export class AppRegistry {
     return new AppRegistry(apps, demo);
   }
 
-  get(appToken: unknown): RegisteredApp | undefined {
-    return typeof appToken === 'string' ? this.apps.get(appToken) : undefined;
+  /** The credentials a request of `appToken` may be signed with (one per active credential). */
+  credentialsOf(appToken: unknown): readonly RegisteredApp[] | undefined {
+    if (typeof appToken !== 'string') return undefined;
+    return this.configured.get(appToken) ?? this.managed.get(appToken);
   }
 
+  /** The app's first credential that has not expired. */
+  get(appToken: unknown, now = Date.now()): RegisteredApp | undefined {
+    return this.credentialsOf(appToken)?.find((c) => c.expiresAt === undefined || c.expiresAt > now);
+  }
+
+  /** Whether `appToken` comes from `APP_CREDENTIALS` (read-only for the control plane). */
+  isConfigured(appToken: string): boolean {
+    return this.configured.has(appToken);
+  }
+
+  /** The `APP_CREDENTIALS` apps: token and AES mode (never a key). */
+  configuredApps(): { appToken: string; aesMode: AesMode }[] {
+    return [...this.configured.values()].map(([c]) => ({ appToken: c!.appToken, aesMode: c!.aesMode }));
+  }
+
+  /**
+   * Replaces the control plane's apps (docs/contract.md §14): the active apps with their active
+   * credentials. An app token also in `APP_CREDENTIALS` keeps its configured credentials.
+   */
+  setManaged(apps: readonly ManagedApp[]): void {
+    const managed = new Map<string, readonly RegisteredApp[]>();
+    const derived = new Map<string, { secret: string; aesKey: string; hmacKey: KeyObject; aesKeyObject: KeyObject }>();
+    for (const app of apps) {
+      if (this.configured.has(app.appToken)) continue;
+      const credentials = app.credentials.map((c): RegisteredApp => {
+        let keys = this.derived.get(c.credentialId);
+        if (!keys || keys.secret !== c.secret || keys.aesKey !== c.aesKey)
+          keys = { secret: c.secret, aesKey: c.aesKey, hmacKey: hmacKey(c.secret), aesKeyObject: aesKeyObject(c.aesKey) };
+        derived.set(c.credentialId, keys);
+        return {
+          appToken: app.appToken,
+          hmacKey: keys.hmacKey,
+          aesKey: keys.aesKeyObject,
+          aesMode: app.aesMode,
+          credentialId: c.credentialId,
+          ...(c.expiresAt === undefined ? {} : { expiresAt: c.expiresAt }),
+        };
+      });
+      if (credentials.length > 0) managed.set(app.appToken, credentials);
+    }
+    this.managed = managed;
+    this.derived = derived;
+  }
+
+  /** Records a verified request's credential use (control-plane credentials only). */
+  recordUse(credential: RegisteredApp, now = Date.now()): void {
+    if (credential.credentialId !== undefined) this.uses.record(credential.credentialId, now);
+  }
+
+  /** Apps known (configured and control plane). */
   get size(): number {
-    return this.apps.size;
+    let n = this.configured.size;
+    for (const token of this.managed.keys()) if (!this.configured.has(token)) n++;
+    return n;
   }
 }
 
