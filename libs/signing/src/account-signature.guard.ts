@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AccountCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
+import { ApiException, CommonCodes, InvalidParameterException, tagInterface } from '@geoaccount/api';
 import { verifyAccount } from './account-signature';
 import { APP_REGISTRY, type AppRegistry } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
@@ -69,28 +69,28 @@ export class AccountSignatureGuard implements CanActivate {
     }
 
     const app = this.registry.get(fields.app_token);
-    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
+    if (!app) throw new ApiException(CommonCodes.UNAUTHORIZED, 'unknown app_token');
 
     const { maxSkewSeconds } = this.options;
     const timestamp = params.timestamp;
     if (maxSkewSeconds > 0) {
-      if (timestamp === undefined) throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing timestamp');
+      if (timestamp === undefined) throw new ApiException(CommonCodes.UNAUTHORIZED, 'missing timestamp');
       if (!DIGITS.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > maxSkewSeconds) {
-        throw new ApiException(AccountCodes.UNAUTHORIZED, 'stale timestamp');
+        throw new ApiException(CommonCodes.UNAUTHORIZED, 'stale timestamp');
       }
     }
     const nonce = params.nonce;
-    if (nonce === undefined && this.options.requireNonce) throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing nonce');
+    if (nonce === undefined && this.options.requireNonce) throw new ApiException(CommonCodes.UNAUTHORIZED, 'missing nonce');
     // NUL: no text column of PostgreSQL can hold it (the nonce store would fail with a 500).
     if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000')))
       throw new InvalidParameterException('nonce');
 
     if (!this.verify(app.hmacKey, req.method, app.appToken, requestPath(req), params, fields.signature)) {
-      throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
+      throw new ApiException(CommonCodes.UNAUTHORIZED, 'bad signature');
     }
     if (nonce !== undefined && this.nonces) {
       const window = Math.max(maxSkewSeconds, 1) * 2;
-      if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
+      if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(CommonCodes.UNAUTHORIZED, 'replayed nonce');
     }
     req[CALLER_APP] = app;
     return true;

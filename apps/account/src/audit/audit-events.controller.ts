@@ -1,5 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
+import { ApiInterface } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
@@ -24,7 +26,6 @@ export class AuditEventsController {
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuditEventsQuery) {
     const { events, nextEventId } = await this.events.page(app.appToken, query);
     const fields = { count: String(events.length), event_list: events, next_event_id: nextEventId };
-    if (events.length === 0) throw new ApiException(AccountCodes.AUDIT_EVENTS_EMPTY, undefined, fields);
-    return accountOk(false, fields);
+    return listAnswer(AccountInterface.AUDIT_EVENTS, events.length, fields);
   }
 }

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -56,7 +58,8 @@ export class AuthGroupsController {
     answer: closedObject({ count: countText, group_list: listOf('GroupListItem') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListGroupsQuery) {
-    return accountOk(false, await this.groups.list(app.appToken, query));
+    const answer = await this.groups.list(app.appToken, query);
+    return listAnswer(AccountInterface.LIST_GROUPS, answer.group_list.length, answer);
   }
 
   @Get(':group_id')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
@@ -88,10 +89,9 @@ export class AuthGroupsService {
     }
   }
 
-  /** The groups named (all when none), in creation order; 10611 (200, count "0") when none. */
+  /** The groups named (all when none), in creation order (none: count "0", an empty list). */
   async list(appToken: string, query: ListGroupsQuery): Promise<{ count: string; group_list: GroupListItem[] }> {
     const rows = await this.groups.list(appToken, parseIdList(query.group_ids, 'group_ids'));
-    if (rows.length === 0) throw new ApiException(AccountCodes.GROUP_LIST_EMPTY, undefined, { count: '0', group_list: [] });
     return { count: String(rows.length), group_list: rows.map(toGroupListItem) };
   }
 

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
-import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { writeJsonList } from '@geoaccount/http';
 import type { Response } from 'express';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
@@ -60,7 +62,7 @@ export class AuthsController {
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery, @Res() res: Response): Promise<void> {
     const { count, list } = await this.auths.list(app.appToken, query);
     // Thousands of auths: written as they are serialised, not as one string.
-    await writeJsonList(res, accountOk(false, { count }), 'list', list);
+    await writeJsonList(res, listAnswer(AccountInterface.LIST_AUTHS, Number(count), { count }), 'list', list);
   }
 
   @Get(':auth_id')

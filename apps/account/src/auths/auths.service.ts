@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { ApiException, InvalidParameterException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
 import { isUniqueViolation } from '../common/pg-errors';
@@ -120,7 +121,7 @@ export class AuthsService {
   }
 
   /**
-   * The auths matching every filter given, in creation order; 10201 (200, count "0") when none.
+   * The auths matching every filter given, in creation order (none: count "0", an empty list).
    * `list` makes each item only when it is read, letting its row go (see `listItems`).
    */
   async list(appToken: string, query: ListAuthsQuery): Promise<{ count: string; list: Iterable<AuthListItem> }> {
@@ -131,7 +132,6 @@ export class AuthsService {
       authLevel: query.auth_level,
       parentAuthId: query.parent_auth_id,
     });
-    if (rows.length === 0) throw new ApiException(AccountCodes.AUTH_LIST_EMPTY, undefined, { count: '0', list: [] });
     return { count: String(rows.length), list: listItems(rows, this.time) };
   }
 

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';

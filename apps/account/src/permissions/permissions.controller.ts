@@ -1,5 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -24,8 +26,7 @@ export class PermissionsController {
   async effective(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
     const list = await this.permissions.effective(app.appToken, user_login_id);
     const fields = { count: String(list.length), list };
-    if (list.length === 0) throw new ApiException(AccountCodes.USER_AUTHS_EMPTY, undefined, fields);
-    return accountOk(false, fields);
+    return listAnswer(AccountInterface.USER_AUTHS, list.length, fields);
   }
 
   @Get(':auth_id')

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { parseIdList } from '../common/id-list';
 import { AccountConfig } from '../config/account.config';
 import { AuthGroupsRepository } from '../auth-groups/auth-groups.repository';

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -60,8 +62,7 @@ export class UsersController {
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
     const { total, users } = await this.users.list(app.appToken, query);
     const fields = { count: String(total), user_list: users, list: users };
-    if (total === 0) throw new ApiException(AccountCodes.USER_LIST_EMPTY, undefined, fields);
-    return accountOk(false, fields);
+    return listAnswer(AccountInterface.LIST_USERS, total, fields);
   }
 
   @Get(':user_login_id')

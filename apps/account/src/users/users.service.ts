@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { ApiException, InvalidParameterException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { FIELD_LIMITS } from '../common/field-rules';
 import { parseIdList } from '../common/id-list';
