@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
 
 /**
  * Writers hold this advisory lock shared from the moment an event id is drawn until their
@@ -94,6 +95,23 @@ export class AuditEventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Writes one event through `em`, the manager of the transaction that makes the change. */
+  @GenerateSql({
+    name: 'one event',
+    params: [
+      MANAGER,
+      {
+        appToken: 'app-7f3a9c2e41d08b56',
+        action: 'create',
+        resourceType: 'auth',
+        resourceId: 'A1',
+        operator: '',
+        requestId: 'r1',
+        clientIp: '127.0.0.1',
+        resultCode: '90000',
+        changes: '{}',
+      },
+    ],
+  })
   async insert(em: EntityManager, row: AuditEventRow): Promise<void> {
     await em.query(this.insertSql, auditEventParams(row));
   }
@@ -102,6 +120,33 @@ export class AuditEventsRepository {
    * The app's first `limit` events matching `filter`, by id. Exclusive on the id lock: every
    * event id below the newest visible one is settled. `zone`: the zone of the filter's times.
    */
+  @GenerateSql(
+    { name: 'no filter', params: ['app-7f3a9c2e41d08b56', {}, 'UTC', 101] },
+    { name: 'resource_type', params: ['app-7f3a9c2e41d08b56', { resourceType: 'user' }, 'UTC', 101] },
+    { name: 'resource_id', params: ['app-7f3a9c2e41d08b56', { resourceId: 'alice' }, 'UTC', 101] },
+    { name: 'action', params: ['app-7f3a9c2e41d08b56', { action: 'login' }, 'UTC', 101] },
+    { name: 'operator', params: ['app-7f3a9c2e41d08b56', { operator: 'ops' }, 'UTC', 101] },
+    { name: 'after_event_id', params: ['app-7f3a9c2e41d08b56', { afterEventId: '10' }, 'UTC', 101] },
+    { name: 'from_time', params: ['app-7f3a9c2e41d08b56', { fromTime: '2026-01-01 00:00:00' }, 'UTC', 101] },
+    { name: 'to_time', params: ['app-7f3a9c2e41d08b56', { toTime: '2026-02-01 00:00:00' }, 'UTC', 101] },
+    {
+      name: 'every filter',
+      params: [
+        'app-7f3a9c2e41d08b56',
+        {
+          resourceType: 'user',
+          resourceId: 'alice',
+          action: 'login',
+          operator: 'ops',
+          afterEventId: '10',
+          fromTime: '2026-01-01 00:00:00',
+          toTime: '2026-02-01 00:00:00',
+        },
+        'UTC',
+        101,
+      ],
+    },
+  )
   async page(appToken: string, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
     const params: unknown[] = [appToken];
     const where = ['"app_token" = $1'];
