@@ -55,7 +55,8 @@ export class AuthsService {
         }
         await this.auths.insert(em, values);
         if (dto.parent_auth_id) {
-          if (dto.parent_auth_id === authId) throw new InvalidParameterException('parent_auth_id', 'cyclic');
+          // Its own parent does not exist yet when it is created (docs/contract.md §13).
+          if (dto.parent_auth_id === authId) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING);
           // With the parent changes of the app (modify): a concurrent re-parenting cannot make
           // this chain deeper between the check and the commit.
           await this.auths.lockHierarchy(em, appToken);
