@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { ALL_APPS, type AppScope, type AppToken } from '../common/app-scope';
 
 /**
  * Writers hold this advisory lock shared from the moment an event id is drawn until their
@@ -11,7 +12,7 @@ export const AUDIT_ID_LOCK = 0x61756474; // 'audt'
 
 /** An event as stored (its id and time are the database's). */
 export interface AuditEventRow {
-  appToken: string;
+  appToken: AppToken;
   action: string;
   resourceType: string;
   resourceId: string;
@@ -129,6 +130,8 @@ export class AuditEventsRepository {
     { name: 'after_event_id', params: ['app-7f3a9c2e41d08b56', { afterEventId: '10' }, 'UTC', 101] },
     { name: 'from_time', params: ['app-7f3a9c2e41d08b56', { fromTime: '2026-01-01 00:00:00' }, 'UTC', 101] },
     { name: 'to_time', params: ['app-7f3a9c2e41d08b56', { toTime: '2026-02-01 00:00:00' }, 'UTC', 101] },
+    { name: 'all apps, no filter', params: [ALL_APPS, {}, 'UTC', 101] },
+    { name: 'all apps, one action', params: [ALL_APPS, { action: 'login' }, 'UTC', 101] },
     {
       name: 'every filter',
       params: [
@@ -147,13 +150,14 @@ export class AuditEventsRepository {
       ],
     },
   )
-  async page(appToken: string, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
-    const params: unknown[] = [appToken];
-    const where = ['"app_token" = $1'];
+  async page(scope: AppScope, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
+    const params: unknown[] = [];
+    const where: string[] = [];
     const add = (condition: (param: string) => string, value: unknown) => {
       params.push(value);
       where.push(condition(`$${params.length}`));
     };
+    if (scope !== ALL_APPS) add((p) => `"app_token" = ${p}`, scope);
     if (filter.resourceType !== undefined) add((p) => `"resource_type" = ${p}`, filter.resourceType);
     if (filter.resourceId !== undefined) add((p) => `"resource_id" = ${p}`, filter.resourceId);
     if (filter.action !== undefined) add((p) => `"action" = ${p}`, filter.action);
@@ -167,7 +171,7 @@ export class AuditEventsRepository {
       return (await em.query(
         `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
                 "operator", "request_id", "client_ip", "result_code", "changes"
-           FROM "audit_events" WHERE ${where.join(' AND ')} ORDER BY "audit_events"."event_id" ASC LIMIT ${Number(limit)}`,
+           FROM "audit_events"${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY "audit_events"."event_id" ASC LIMIT ${Number(limit)}`,
         params,
       )) as StoredAuditEvent[];
     });

@@ -4,6 +4,7 @@ import { AccountConfig } from '../config/account.config';
 import { formatTimestamp } from '../common/timestamp';
 import { AuditEventsRepository, type StoredAuditEvent } from './audit-events.repository';
 import { AUDIT_PAGE_SIZE_DEFAULT, type ListAuditEventsQuery } from './dto/list-audit-events.query';
+import type { AppToken } from '../common/app-scope';
 
 /** An event as interface 207 answers it: every field a string. */
 export type AuditEventView = Omit<StoredAuditEvent, 'event_time'> & { event_time: string };
@@ -37,7 +38,7 @@ export class AuditEventsService {
     @Inject(AccountConfig) private readonly config: AccountConfig,
   ) {}
 
-  async page(appToken: string, query: ListAuditEventsQuery): Promise<AuditEventPage> {
+  async page(appToken: AppToken, query: ListAuditEventsQuery): Promise<AuditEventPage> {
     const pageSize = Number(query.page_size ?? AUDIT_PAGE_SIZE_DEFAULT);
     const zone = this.config.TZ;
     const rows = await this.events.page(

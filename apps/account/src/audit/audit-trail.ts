@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { type AuditEventRow, AuditEventsRepository } from './audit-events.repository';
 import { maskPii } from '../pii/pii-cipher';
 import { currentAuditOrigin } from './audit-origin';
+import type { AppToken } from '../common/app-scope';
 
 export type AuditAction = 'create' | 'modify' | 'login' | 'login_failed' | 'login_locked';
 export type AuditResourceType = 'auth' | 'auth_group' | 'user';
@@ -11,7 +12,7 @@ export type AuditResourceType = 'auth' | 'auth_group' | 'user';
 export type AuditChanges = Record<string, { from?: unknown; to: unknown }>;
 
 export interface AuditEvent {
-  appToken: string;
+  appToken: AppToken;
   action: AuditAction;
   resourceType: AuditResourceType;
   resourceId: string;

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { columnList } from '../database/column-list';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
 import { AuthEntity } from './auth.entity';
+import type { AppToken } from '../common/app-scope';
 
 /** The filters of an auths list; absent ones do not filter. */
 export interface AuthFilter {
@@ -63,21 +64,21 @@ export class AuthsRepository {
   }
 
   @GenerateSql({ name: 'by id', params: ['app-7f3a9c2e41d08b56', 'A1'] })
-  async findOne(appToken: string, authId: string): Promise<AuthEntity | null> {
+  async findOne(appToken: AppToken, authId: string): Promise<AuthEntity | null> {
     const rows = (await this.dataSource.query(this.selectOne, [appToken, authId])) as AuthEntity[];
     return rows[0] ?? null;
   }
 
   /** The auth, locked for update until the transaction of `em` ends; `null` when it does not exist. */
   @GenerateSql({ name: 'by id, locked', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'A1'] })
-  async findForUpdate(em: EntityManager, appToken: string, authId: string): Promise<AuthEntity | null> {
+  async findForUpdate(em: EntityManager, appToken: AppToken, authId: string): Promise<AuthEntity | null> {
     const rows = (await em.query(`${this.selectOne} FOR UPDATE`, [appToken, authId])) as AuthEntity[];
     return rows[0] ?? null;
   }
 
   /** The auths of `authIds` that exist, in no particular order. */
   @GenerateSql({ name: 'by ids', params: ['app-7f3a9c2e41d08b56', ['A1', 'A2']] })
-  async findRows(appToken: string, authIds: string[]): Promise<AuthRow[]> {
+  async findRows(appToken: AppToken, authIds: string[]): Promise<AuthRow[]> {
     if (authIds.length === 0) return [];
     return (await this.dataSource.query(this.selectRows, [appToken, authIds])) as AuthRow[];
   }
@@ -95,7 +96,7 @@ export class AuthsRepository {
     },
     { name: 'roots', params: ['app-7f3a9c2e41d08b56', { authIds: [], parentAuthId: '' }] },
   )
-  async list(appToken: string, filter: AuthFilter): Promise<AuthEntity[]> {
+  async list(appToken: AppToken, filter: AuthFilter): Promise<AuthEntity[]> {
     const params: unknown[] = [appToken];
     const where = ['"app_token" = $1'];
     const add = (condition: (param: string) => string, value: unknown) => {
@@ -119,7 +120,7 @@ export class AuthsRepository {
    * cycle cannot loop); empty when `authId` does not exist. On `em` when given (a transaction).
    */
   @GenerateSql({ name: 'up to 32 ancestors', params: ['app-7f3a9c2e41d08b56', 'A1', 32] })
-  async ancestry(appToken: string, authId: string, maxAncestors: number, em?: EntityManager): Promise<AuthRow[]> {
+  async ancestry(appToken: AppToken, authId: string, maxAncestors: number, em?: EntityManager): Promise<AuthRow[]> {
     return (await (em ?? this.dataSource.manager).query(this.ancestrySql, [appToken, authId, maxAncestors])) as AuthRow[];
   }
 
@@ -128,7 +129,7 @@ export class AuthsRepository {
    * `maxDepth` at most: enough to tell whether a re-parenting goes too deep.
    */
   @GenerateSql({ name: 'below an auth', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'A1', 32] })
-  async height(em: EntityManager, appToken: string, authId: string, maxDepth: number): Promise<number> {
+  async height(em: EntityManager, appToken: AppToken, authId: string, maxDepth: number): Promise<number> {
     const rows = (await em.query(
       `WITH RECURSIVE sub (auth_id, level) AS (
          SELECT auth_id, 1 FROM auths WHERE app_token = $1 AND auth_id = $2
@@ -144,7 +145,7 @@ export class AuthsRepository {
 
   /** Serialises the hierarchy changes of one app until the transaction of `em` ends. */
   @GenerateSql({ name: 'the app', params: [MANAGER, 'app-7f3a9c2e41d08b56'] })
-  async lockHierarchy(em: EntityManager, appToken: string): Promise<void> {
+  async lockHierarchy(em: EntityManager, appToken: AppToken): Promise<void> {
     await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('auths:' || $1, 0))`, [appToken]);
   }
 
@@ -155,7 +156,7 @@ export class AuthsRepository {
 
   /** Sets `changes` and the update time. */
   @GenerateSql({ name: 'two fields', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'A1', { authName: 'Orders 2', parentAuthId: '' }] })
-  async update(em: EntityManager, appToken: string, authId: string, changes: Partial<AuthEntity>): Promise<void> {
+  async update(em: EntityManager, appToken: AppToken, authId: string, changes: Partial<AuthEntity>): Promise<void> {
     await em.update(AuthEntity, { appToken, authId }, { ...changes, updateTime: () => 'now()' });
   }
 }

@@ -4,6 +4,7 @@ import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/au
 import { columnList, columnNames } from '../database/column-list';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
 import { UserEntity } from './user.entity';
+import type { AppToken } from '../common/app-scope';
 
 /** Fields a registration or modification may set, keyed by entity property. */
 export type UserFields = Partial<Omit<UserEntity, 'appToken' | 'userLoginId' | 'userSeqId' | 'userId' | 'createTime' | 'updateTime'>>;
@@ -82,19 +83,19 @@ export class UsersRepository {
   }
 
   @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
-  async findOne(appToken: string, userLoginId: string): Promise<UserEntity | null> {
+  async findOne(appToken: AppToken, userLoginId: string): Promise<UserEntity | null> {
     const rows = (await this.dataSource.query(this.selectOne, [appToken, userLoginId])) as UserEntity[];
     return rows[0] ?? null;
   }
 
   @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
-  async exists(appToken: string, userLoginId: string): Promise<boolean> {
+  async exists(appToken: AppToken, userLoginId: string): Promise<boolean> {
     return this.dataSource.getRepository(UserEntity).existsBy({ appToken, userLoginId });
   }
 
   /** The user's grant lists, `null` when the user is unknown. */
   @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
-  async findGrants(appToken: string, userLoginId: string): Promise<UserGrantsRow | null> {
+  async findGrants(appToken: AppToken, userLoginId: string): Promise<UserGrantsRow | null> {
     const rows = (await this.dataSource.query(
       `SELECT "user_auths" AS "userAuths", "user_auth_groups" AS "userAuthGroups" FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`,
       [appToken, userLoginId],
@@ -112,7 +113,7 @@ export class UsersRepository {
     params: [{ cte: '"claim" AS (SELECT now() AS "at" WHERE $3::int > 0 AND $4::int > 0)', locked: 'false' }],
     invoke: ['app-7f3a9c2e41d08b56', 'alice', [5, 900]],
   })
-  loginReader(claim: ClaimSql): (appToken: string, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow> {
+  loginReader(claim: ClaimSql): (appToken: AppToken, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow> {
     const sql = `WITH ${claim.cte}
       SELECT ${columnList(this.dataSource.getMetadata(UserEntity), 'u')}, "claim"."at" AS "__claim_at", ${claim.locked} AS "__locked"
       FROM (VALUES (1)) AS "one" ("x")
@@ -285,7 +286,7 @@ export class UsersRepository {
   )
   async modify(
     em: EntityManager,
-    appToken: string,
+    appToken: AppToken,
     userLoginId: string,
     fields: UserFields,
     links: UserLinks,
@@ -324,7 +325,7 @@ export class UsersRepository {
 
   /** Stores `next` only if the hash is still `previous` (a concurrent password change wins). */
   @GenerateSql({ name: 'compare and set', params: ['app-7f3a9c2e41d08b56', 'alice', 'old-hash', 'new-hash'] })
-  async replacePasswordHash(appToken: string, userLoginId: string, previous: string, next: string): Promise<void> {
+  async replacePasswordHash(appToken: AppToken, userLoginId: string, previous: string, next: string): Promise<void> {
     await this.dataSource.getRepository(UserEntity).update({ appToken, userLoginId, userPwdHash: previous }, { userPwdHash: next });
   }
 
@@ -366,7 +367,7 @@ export class UsersRepository {
       ],
     },
   )
-  async page(appToken: string, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
+  async page(appToken: AppToken, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       if (filter.loginIds.length > 0) return this.#listedPage(manager, appToken, filter, offset, pageSize);
       const org = filter.orgId !== undefined;
@@ -383,7 +384,7 @@ export class UsersRepository {
   }
 
   /** A page among the users of a login-id list (and the org, if given), counted and skipped. */
-  async #listedPage(manager: EntityManager, appToken: string, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
+  async #listedPage(manager: EntityManager, appToken: AppToken, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
     const params: unknown[] = [appToken, filter.loginIds];
     let where = `"app_token" = $1 AND "user_login_id" = ANY($2)`;
     if (filter.orgId !== undefined) {

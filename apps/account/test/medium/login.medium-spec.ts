@@ -2,10 +2,9 @@
  * The login's rules on the real repositories: the lockout (failures counted per app and login
  * id, the lock, its end) and the audit event of every attempt (docs/contract.md §6, §10).
  */
-import type { RegisteredApp } from '@geoaccount/signing';
 import type { LoginDto } from '../../src/login/dto/login.dto';
 import { type MediumDatabase, mediumDatabase } from './medium-database';
-import { APP_A, APP_B, type AccountServices, accountServices, outcome, sealedPassword, seedUser } from './medium.factory';
+import { APP_A, APP_B, type AccountServices, type ScopedApp, accountServices, outcome, sealedPassword, seedUser } from './medium.factory';
 
 const PASSWORD = 'P@ssw0rd!';
 const OK = { code: '90000', message: 'success' };
@@ -19,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => db?.close());
 
-function login(s: AccountServices, loginId: string, password: string, app: RegisteredApp = APP_A) {
+function login(s: AccountServices, loginId: string, password: string, app: ScopedApp = APP_A) {
   return outcome(s.login.login(app, loginId, { user_pwd_encrypt: sealedPassword(app, password) } as LoginDto));
 }
 
@@ -29,7 +28,7 @@ describe('login lockout: 5 failures in 15 minutes lock for 15 minutes (defaults)
     s = accountServices(db);
   });
 
-  async function failures(app: RegisteredApp, loginId: string) {
+  async function failures(app: ScopedApp, loginId: string) {
     const rows = (await db.dataSource.query(
       `SELECT cardinality(failed_at) AS failures,
               round(extract(epoch FROM locked_until - last_failed_at))::int AS lock_seconds

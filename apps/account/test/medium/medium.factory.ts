@@ -11,6 +11,7 @@ import { AuthsService } from '../../src/auths/auths.service';
 import type { CreateAuthDto } from '../../src/auths/dto/create-auth.dto';
 import type { CreateGroupDto } from '../../src/auth-groups/dto/create-group.dto';
 import { AccountCodes } from '../../src/common/account-codes';
+import { type AppToken, asAppToken } from '../../src/common/app-scope';
 import type { RegisterUserDto } from '../../src/users/dto/register-user.dto';
 import { TimestampFormatter } from '../../src/common/timestamp';
 import { type AccountConfig, loadAccountConfig } from '../../src/config/account.config';
@@ -27,11 +28,14 @@ import { UsersService } from '../../src/users/users.service';
 import type { MediumDatabase } from './medium-database';
 
 /** Two apps of the medium tier: `A` (the demo app's keys) and `B`, to show tenancy. */
-export const APP_A: RegisteredApp = registered(DEMO_APP.appToken, DEMO_APP.secret, DEMO_APP.aesKey);
-export const APP_B: RegisteredApp = registered('app-0b0b0b0b0b0b0b0b', 'other-secret-0123456789abcdef', 'other-aes-key');
+export const APP_A: ScopedApp = registered(DEMO_APP.appToken, DEMO_APP.secret, DEMO_APP.aesKey);
+export const APP_B: ScopedApp = registered('app-0b0b0b0b0b0b0b0b', 'other-secret-0123456789abcdef', 'other-aes-key');
 
-function registered(appToken: string, secret: string, aesKey: string): RegisteredApp {
-  return { appToken, hmacKey: hmacKey(secret), aesKey: aesKeyObject(aesKey), aesMode: 'gcm' };
+/** A registered app whose token is a query scope. */
+export type ScopedApp = RegisteredApp & { readonly appToken: AppToken };
+
+function registered(appToken: string, secret: string, aesKey: string): ScopedApp {
+  return { appToken: asAppToken(appToken), hmacKey: hmacKey(secret), aesKey: aesKeyObject(aesKey), aesMode: 'gcm' };
 }
 
 /** The login field of a password, as a client sends it (docs/contract.md §4). */
@@ -89,15 +93,15 @@ export async function outcome(call: Promise<unknown>): Promise<{ code: string; m
 }
 
 /** An auth of `app` with the fields given (a name by default). */
-export function seedAuth(s: AccountServices, app: RegisteredApp, authId: string, fields: Partial<CreateAuthDto> = {}): Promise<void> {
+export function seedAuth(s: AccountServices, app: ScopedApp, authId: string, fields: Partial<CreateAuthDto> = {}): Promise<void> {
   return s.auths.create(app.appToken, authId, { auth_name: authId, ...fields } as CreateAuthDto);
 }
 
-export function seedGroup(s: AccountServices, app: RegisteredApp, groupId: string, fields: Partial<CreateGroupDto> = {}): Promise<void> {
+export function seedGroup(s: AccountServices, app: ScopedApp, groupId: string, fields: Partial<CreateGroupDto> = {}): Promise<void> {
   return s.groups.create(app.appToken, groupId, { group_name: groupId, ...fields } as CreateGroupDto);
 }
 
 /** A user of `app` (ordinary, password `P@ssw0rd!` unless given). */
-export function seedUser(s: AccountServices, app: RegisteredApp, loginId: string, fields: Partial<RegisterUserDto> = {}): Promise<string> {
+export function seedUser(s: AccountServices, app: ScopedApp, loginId: string, fields: Partial<RegisterUserDto> = {}): Promise<string> {
   return s.users.register(app.appToken, loginId, { user_name: loginId, user_type: 'C', user_pwd: 'P@ssw0rd!', ...fields } as RegisterUserDto);
 }

@@ -64,6 +64,20 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
        "operator", "request_id", "client_ip", "result_code", "changes"
   FROM "audit_events" WHERE "app_token" = $1 AND "event_time" < ($2::timestamp AT TIME ZONE 'UTC') ORDER BY "audit_events"."event_id" ASC LIMIT 101;
 
+-- AuditEventsRepository.page: all apps, no filter
+-- in a transaction
+SELECT pg_advisory_xact_lock(1635083380);
+SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
+       "operator", "request_id", "client_ip", "result_code", "changes"
+  FROM "audit_events" ORDER BY "audit_events"."event_id" ASC LIMIT 101;
+
+-- AuditEventsRepository.page: all apps, one action
+-- in a transaction
+SELECT pg_advisory_xact_lock(1635083380);
+SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
+       "operator", "request_id", "client_ip", "result_code", "changes"
+  FROM "audit_events" WHERE "action" = $1 ORDER BY "audit_events"."event_id" ASC LIMIT 101;
+
 -- AuditEventsRepository.page: every filter
 -- in a transaction
 SELECT pg_advisory_xact_lock(1635083380);
