@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm test`: every project's tests through Nx, one task at a time (the e2e suites share the
 // machine's PostgreSQL and Redis, or embedded ones on a machine without them): the `unit`
-// target of every project, the `e2e` target of every app (`pnpm nx run account:e2e` runs one
+// target of every project, the `medium` target of account (services on real PostgreSQL, and
+// the recorded SQL), the `e2e` target of every app (`pnpm nx run account:e2e` runs one
 // on its own), and `test` of the tools and package suites; then one closing line with the totals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ rmSync(results, { recursive: true, force: true });
 const stopServers = await ensureTestServers(process.env);
 const run = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'unit', 'e2e', 'test', '--parallel=1', '--output-style=stream', ...process.argv.slice(2)],
+  [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'unit', 'medium', 'e2e', 'test', '--parallel=1', '--output-style=stream', ...process.argv.slice(2)],
   { cwd: root, stdio: 'inherit' },
 );
 

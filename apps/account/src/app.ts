@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import { accountEnvelope } from '@geoaccount/api';
+import { PATH_ID_FIELDS } from './common/account-codes';
 import { FastPathAdapter, applyHttpDefaults, securityHeaders, setupOpenApi } from '@geoaccount/http';
 import { httpTimeoutsOf, useRequestObserver } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
@@ -27,7 +28,11 @@ export async function createAccountApp(
   });
   // main installs the graceful shutdown (drain, then close) instead of Nest's hooks; slow
   // clients are cut off after HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS.
-  applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false, timeouts: httpTimeoutsOf(config) });
+  applyHttpDefaults(app, accountEnvelope, {
+    shutdownHooks: false,
+    timeouts: httpTimeoutsOf(config),
+    validationPipe: { envelopeFields: PATH_ID_FIELDS },
+  });
   // JSON logs, request ids, metrics; the API's security headers; /docs. Health, metrics and docs are outside the signed API.
   useRequestObserver(app);
   app.use(securityHeaders());

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AccountCodes, LbsCodes, LbsStat, accountSystemError, type ResultCode } from './result-codes';
+import { CommonCodes, LbsCodes, LbsStat, interfaceSystemError, type ResultCode } from './result-codes';
 
 /**
  * How a service writes its response envelope, and which of its codes stand for the
@@ -18,20 +18,20 @@ export interface EnvelopeStyle {
   body(result: ResultCode, message: string, extra?: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** Request property under which the handler's interface number is kept (account codes). */
+/** Request property under which the handler's interface number is kept (five-digit codes). */
 export const INTERFACE_NO = Symbol('interfaceNo');
 export type TaggedRequest = Request & { [INTERFACE_NO]?: number };
 
-/** Account envelope: `{ response_code, response_message, ...fields }`. */
+/** The `response_code` envelope (the account service's): `{ response_code, response_message, ...fields }`. */
 export const accountEnvelope: EnvelopeStyle = {
-  invalidParameter: AccountCodes.INVALID_PARAMETER,
-  unauthorized: AccountCodes.UNAUTHORIZED,
-  routeNotFound: AccountCodes.ROUTE_NOT_FOUND,
-  methodNotAllowed: AccountCodes.METHOD_NOT_ALLOWED,
-  bodyTooLarge: AccountCodes.BODY_TOO_LARGE,
-  unsupportedMediaType: AccountCodes.UNSUPPORTED_MEDIA_TYPE,
-  rateLimited: AccountCodes.RATE_LIMITED,
-  systemError: (req, unavailable) => accountSystemError((req as TaggedRequest)[INTERFACE_NO], unavailable ? 503 : 500),
+  invalidParameter: CommonCodes.INVALID_PARAMETER,
+  unauthorized: CommonCodes.UNAUTHORIZED,
+  routeNotFound: CommonCodes.ROUTE_NOT_FOUND,
+  methodNotAllowed: CommonCodes.METHOD_NOT_ALLOWED,
+  bodyTooLarge: CommonCodes.BODY_TOO_LARGE,
+  unsupportedMediaType: CommonCodes.UNSUPPORTED_MEDIA_TYPE,
+  rateLimited: CommonCodes.RATE_LIMITED,
+  systemError: (req, unavailable) => interfaceSystemError((req as TaggedRequest)[INTERFACE_NO], unavailable ? 503 : 500),
   body: (result, message, extra) => ({ response_code: result.code, response_message: message, ...extra }),
 };
 
@@ -48,8 +48,8 @@ export const lbsEnvelope: EnvelopeStyle = {
   body: (result, message, extra) => ({ code: result.code, resultDesc: message, lbsStat: LbsStat.FAILURE, ...extra }),
 };
 
-/** A successful account answer. */
+/** A successful answer in the `response_code` envelope. */
 export function accountOk(created: boolean, fields?: Record<string, unknown>): Record<string, unknown> {
-  const result = created ? AccountCodes.OK_CREATED : AccountCodes.OK;
+  const result = created ? CommonCodes.OK_CREATED : CommonCodes.OK;
   return { response_code: result.code, response_message: result.message, ...fields };
 }

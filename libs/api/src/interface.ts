@@ -4,7 +4,7 @@ import { INTERFACE_NO, type TaggedRequest } from './envelope';
 
 const INTERFACE_KEY = 'api:interfaceNo';
 
-/** Marks a handler with its account interface number (the first three digits of its codes). */
+/** Marks a handler with its interface number (the first three digits of its five-digit codes). */
 export const ApiInterface = (interfaceNo: number): MethodDecorator => SetMetadata(INTERFACE_KEY, interfaceNo);
 
 /** Records the handler's interface number on the request, for the exception filter. */

@@ -2,19 +2,16 @@ import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@ne
 import { getMetadataStorage } from 'class-validator';
 import { InvalidParameterException } from './api-exception';
 
-/**
- * Fields every signed request may carry besides its DTO's: the signature's own, and the path
- * ids, which a body or query may repeat (the signature guard refuses a different value).
- */
-export const ENVELOPE_FIELDS: ReadonlySet<string> = new Set([
-  'app_token',
-  'signature',
-  'timestamp',
-  'nonce',
-  'auth_id',
-  'group_id',
-  'user_login_id',
-]);
+/** Fields every signed request may carry besides its DTO's: the signature's own (docs/contract.md §2). */
+export const SIGNATURE_FIELD_NAMES: readonly string[] = ['app_token', 'signature', 'timestamp', 'nonce'];
+
+export interface ValidationPipeOptions {
+  /**
+   * Fields a body or query may carry besides its DTO's and the signature's: the service's path
+   * ids, which a request may repeat (the signature guard refuses a different value).
+   */
+  readonly envelopeFields?: readonly string[];
+}
 
 /** A query that takes no field of its own (reads by path id): any other field is unknown. */
 export class NoFieldsQuery {}
@@ -37,6 +34,13 @@ function declaredFields(metatype: new () => unknown): ReadonlySet<string> {
  * stripped; then class-validator checks the declared ones.
  */
 class RefusingValidationPipe extends ValidationPipe {
+  private readonly envelopeFields: ReadonlySet<string>;
+
+  constructor(options: ConstructorParameters<typeof ValidationPipe>[0], envelopeFields: readonly string[]) {
+    super(options);
+    this.envelopeFields = new Set([...SIGNATURE_FIELD_NAMES, ...envelopeFields]);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
     if ((type === 'body' || type === 'query') && typeof metatype === 'function' && value !== null && typeof value === 'object') {
@@ -44,7 +48,7 @@ class RefusingValidationPipe extends ValidationPipe {
       const own: Record<string, unknown> = {};
       for (const name of Object.keys(value)) {
         if (declared.has(name)) own[name] = (value as Record<string, unknown>)[name];
-        else if (!ENVELOPE_FIELDS.has(name)) throw new InvalidParameterException(name, 'unknown field');
+        else if (!this.envelopeFields.has(name)) throw new InvalidParameterException(name, 'unknown field');
       }
       if (declared.size === 0) return own;
       return super.transform(own, metadata);
@@ -76,15 +80,18 @@ function firstLeaf(errors: ValidationError[], prefix = ''): { field: string; rea
  * The global pipe: refuses unknown fields, transforms to DTO classes, and turns the first
  * class-validator error into 90100 naming the field.
  */
-export function createValidationPipe(): ValidationPipe {
-  return new RefusingValidationPipe({
-    whitelist: true,
-    transform: true,
-    stopAtFirstError: true,
-    validationError: { target: false, value: true },
-    exceptionFactory: (errors) => {
-      const { field, reason } = firstLeaf(errors);
-      return new InvalidParameterException(field, reason);
+export function createValidationPipe(options: ValidationPipeOptions = {}): ValidationPipe {
+  return new RefusingValidationPipe(
+    {
+      whitelist: true,
+      transform: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: true },
+      exceptionFactory: (errors) => {
+        const { field, reason } = firstLeaf(errors);
+        return new InvalidParameterException(field, reason);
+      },
     },
-  });
+    options.envelopeFields ?? [],
+  );
 }

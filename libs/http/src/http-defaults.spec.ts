@@ -4,13 +4,13 @@ import type { INestApplication } from '@nestjs/common';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import request from 'supertest';
 import {
-  AccountCodes,
   ApiException,
   type EnvelopeStyle,
   FORM_BODY_OPTIONS,
   FormBodyMiddleware,
   accountEnvelope,
   lbsEnvelope,
+  resultCode,
 } from '@geoaccount/api';
 import { FastPathAdapter } from './fast-path/json-answer';
 import { applyHttpDefaults } from './http-defaults';
@@ -35,7 +35,7 @@ class ThingsController {
 
   @Put('conflict')
   conflict(): never {
-    throw new ApiException(AccountCodes.AUTH_EXISTS);
+    throw new ApiException(resultCode('10010', 409, 'auth id already exists'));
   }
 
   @Get()

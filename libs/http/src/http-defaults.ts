@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiExceptionFilter, type EnvelopeStyle, createValidationPipe } from '@geoaccount/api';
+import { ApiExceptionFilter, type EnvelopeStyle, type ValidationPipeOptions, createValidationPipe } from '@geoaccount/api';
 import { FastPathAdapter, writeJson } from './fast-path/json-answer';
 import { useQueryParsedOnce } from './fast-path/query';
 import { servedWithOtherMethod } from './fast-path/router-methods';
@@ -15,9 +15,10 @@ export interface HttpDefaultsOptions {
   /**
    * The global validation pipe for DTO classes (default on). A service whose handlers check
    * every parameter with pipes of their own can leave it off: it still runs, asynchronously,
-   * for every argument of every handler.
+   * for every argument of every handler. An object: on, with these options (e.g. the service's
+   * path-id fields that a body or query may repeat).
    */
-  validationPipe?: boolean;
+  validationPipe?: boolean | ValidationPipeOptions;
   /** Timeouts of the HTTP server against slow clients; absent: Node's defaults (60 s headers, 300 s request). */
   timeouts?: HttpTimeouts;
 }
@@ -49,7 +50,9 @@ export function applyHttpDefaults(app: INestApplication, style: EnvelopeStyle, o
   express.set('etag', false);
   useQueryParsedOnce(express);
   app.useGlobalFilters(new ApiExceptionFilter(style, { writeJson, servedWithOtherMethod }));
-  if (options.validationPipe !== false) app.useGlobalPipes(createValidationPipe());
+  if (options.validationPipe !== false) {
+    app.useGlobalPipes(createValidationPipe(typeof options.validationPipe === 'object' ? options.validationPipe : {}));
+  }
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   if (options.timeouts) applyServerTimeouts(app.getHttpServer() as Server, options.timeouts);
 }

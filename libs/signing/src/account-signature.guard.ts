@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AccountCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
+import { CommonCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
 import { verifyAccountCredential } from './account-signature';
 import { APP_REGISTRY, type AppRegistry, type RegisteredApp } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
@@ -56,29 +56,29 @@ export class AccountSignatureGuard implements CanActivate {
     const fields = withSigningHeaders(req, requestFields(req));
     const params = signedParams(req, fields);
 
-    if (fields.app_token === undefined || fields.app_token === '') throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing app_token');
+    if (fields.app_token === undefined || fields.app_token === '') throw new ApiException(CommonCodes.UNAUTHORIZED, 'missing app_token');
     const candidates = this.registry.credentialsOf(fields.app_token as string);
-    if (!candidates) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
+    if (!candidates) throw new ApiException(CommonCodes.UNAUTHORIZED, 'unknown app_token');
 
     const { maxSkewSeconds } = this.options;
     const timestamp = params.timestamp;
     if (maxSkewSeconds > 0) {
-      if (timestamp === undefined) throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing timestamp');
+      if (timestamp === undefined) throw new ApiException(CommonCodes.UNAUTHORIZED, 'missing timestamp');
       if (!DIGITS.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > maxSkewSeconds) {
-        throw new ApiException(AccountCodes.UNAUTHORIZED, 'stale timestamp');
+        throw new ApiException(CommonCodes.UNAUTHORIZED, 'stale timestamp');
       }
     }
     const nonce = params.nonce;
-    if (nonce === undefined && this.options.requireNonce) throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing nonce');
+    if (nonce === undefined && this.options.requireNonce) throw new ApiException(CommonCodes.UNAUTHORIZED, 'missing nonce');
     // NUL: no text column of PostgreSQL can hold it (the nonce store would fail with a 500).
     if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000')))
       throw new InvalidParameterException('nonce');
 
     const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
-    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
+    if (!app) throw new ApiException(CommonCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
     if (nonce !== undefined && this.nonces) {
       const window = Math.max(maxSkewSeconds, 1) * 2;
-      if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
+      if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(CommonCodes.UNAUTHORIZED, 'replayed nonce');
     }
     req[CALLER_APP] = app;
     return true;
@@ -156,7 +156,7 @@ export function requestFields(req: SignedRequest): Record<string, unknown> {
 export function refuseQueryOfWrite(req: SignedRequest): void {
   if (req.method === 'GET' || req.method === 'HEAD') return;
   const names = Object.keys((req.query ?? {}) as Record<string, unknown>);
-  if (names.length > 0) throw new ApiException(AccountCodes.INVALID_PARAMETER, `query parameter ${names.join(',')}`);
+  if (names.length > 0) throw new ApiException(CommonCodes.INVALID_PARAMETER, `query parameter ${names.join(',')}`);
 }
 
 /**

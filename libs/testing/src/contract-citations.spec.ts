@@ -82,9 +82,19 @@ describe('citations of docs/contract.md', () => {
 
 describe('the citation readers', () => {
   it('read lists of sections, subsections and headings', () => {
-    expect(citedSections('see docs/contract.md §2, §3 and docs/contract.md §6 and §8; docs/contract.md §13.1')).toEqual(['2', '3', '6', '8', '13.1']);
+    expect(citedSections('see docs/contract.md §2, §3 and docs/contract.md §6 and §8; docs/contract.md §13.1')).toEqual([
+      '2',
+      '3',
+      '6',
+      '8',
+      '13.1',
+    ]);
     expect(contractSections('## 1. How\n### 1.2 Sub\n## 14. Control\n# 3. no')).toEqual(new Set(['1', '1.2', '14']));
-    expect(outsideCitations('(CONTRACT §6) and the contract §2, CONTRACT.md §3')).toEqual(['CONTRACT §6', 'the contract §2', 'CONTRACT.md §3']);
+    expect(outsideCitations('(CONTRACT §6) and the contract §2, CONTRACT.md §3')).toEqual([
+      'CONTRACT §6',
+      'the contract §2',
+      'CONTRACT.md §3',
+    ]);
   });
 
   it('fail on a section that does not exist', () => {

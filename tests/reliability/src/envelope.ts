@@ -1,14 +1,41 @@
-import { AccountCodes, AccountInterface, LbsCodes, LbsStat, accountSystemError } from '@geoaccount/api';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CommonCodes, LbsCodes, LbsStat, interfaceSystemError } from '@geoaccount/api';
 
-/** Every (code → HTTP statuses) pair of the account side of the result table in libs/api. */
+type Json = Record<string, unknown>;
+
+/** Every `response_code` enum value of a response schema, following `$ref`s and combinations. */
+function codesOf(schema: unknown, components: Json, out: Set<string>): Set<string> {
+  if (typeof schema !== 'object' || schema === null) return out;
+  const s = schema as Json;
+  const ref = s.$ref;
+  if (typeof ref === 'string') return codesOf(components[ref.split('/').pop() as string], components, out);
+  const code = (s.properties as Json | undefined)?.response_code as { enum?: string[] } | undefined;
+  for (const value of code?.enum ?? []) out.add(value);
+  for (const key of ['oneOf', 'anyOf', 'allOf']) for (const part of (s[key] as unknown[] | undefined) ?? []) codesOf(part, components, out);
+  return out;
+}
+
+/**
+ * Every (code → HTTP statuses) pair the account service may answer: the responses of its
+ * published OpenAPI document (the account service owns its codes), the common codes of the
+ * envelope, and the system error outside any interface.
+ */
 function accountTable(): Map<string, Set<number>> {
   const table = new Map<string, Set<number>>();
   const add = (code: string, status: number) => table.set(code, (table.get(code) ?? new Set()).add(status));
-  for (const rc of Object.values(AccountCodes)) add(rc.code, rc.status);
-  for (const no of [undefined, ...Object.values(AccountInterface)]) {
-    for (const status of [500, 503]) {
-      const rc = accountSystemError(no, status);
-      add(rc.code, rc.status);
+  for (const rc of Object.values(CommonCodes)) add(rc.code, rc.status);
+  for (const status of [500, 503]) add(interfaceSystemError(undefined, status).code, status);
+  const document = JSON.parse(readFileSync(path.resolve(__dirname, '../../../docs/openapi/account.json'), 'utf8')) as Json;
+  const components = ((document.components as Json | undefined)?.schemas ?? {}) as Json;
+  for (const operations of Object.values(document.paths as Json)) {
+    for (const operation of Object.values(operations as Json)) {
+      const responses = (operation as { responses?: Json }).responses ?? {};
+      for (const [status, response] of Object.entries(responses)) {
+        for (const media of Object.values((response as { content?: Json }).content ?? {})) {
+          for (const code of codesOf((media as Json).schema, components, new Set())) add(code, Number(status));
+        }
+      }
     }
   }
   return table;

@@ -1,10 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, ApiException, ApiInterface, accountOk } from '@geoaccount/api';
+import { ApiInterface } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { AuditEventsService } from './audit-events.service';
 import { ListAuditEventsQuery } from './dto/list-audit-events.query';
+import { appTokenOf } from '../common/app-scope';
 
 /** Interface 207 (docs/contract.md §10): the caller app's audit events, oldest first, by cursor. */
 @Controller(`${ACCOUNT_API_PREFIX}/audit-events`)
@@ -22,9 +25,8 @@ export class AuditEventsController {
     answer: closedObject({ count: countText, event_list: listOf('AuditEvent'), next_event_id: text }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuditEventsQuery) {
-    const { events, nextEventId } = await this.events.page(app.appToken, query);
+    const { events, nextEventId } = await this.events.page(appTokenOf(app), query);
     const fields = { count: String(events.length), event_list: events, next_event_id: nextEventId };
-    if (events.length === 0) throw new ApiException(AccountCodes.AUDIT_EVENTS_EMPTY, undefined, fields);
-    return accountOk(false, fields);
+    return listAnswer(AccountInterface.AUDIT_EVENTS, events.length, fields);
   }
 }

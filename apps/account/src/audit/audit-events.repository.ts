@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { type AppToken, asAppToken } from '../common/app-scope';
 
 /**
  * Writers hold this advisory lock shared from the moment an event id is drawn until their
@@ -10,7 +12,7 @@ export const AUDIT_ID_LOCK = 0x61756474; // 'audt'
 
 /** An event as stored (its id and time are the database's). */
 export interface AuditEventRow {
-  appToken: string;
+  appToken: AppToken;
   action: string;
   resourceType: string;
   resourceId: string;
@@ -52,9 +54,16 @@ export interface AuditEventFilter {
 
 /** Whose events a page reads: the apps (`undefined`: every app, admin-level `""` included) and the resource types. */
 export interface AuditScope {
-  appTokens?: readonly string[];
+  /** `undefined` only for an operator's cross-app read, said out loud: {@link EVERY_APP}. */
+  appTokens?: readonly AppToken[];
   resourceTypes?: readonly string[];
 }
+
+/** The scope of a cross-app read: every app, admin-level events (`""`) included. */
+export const EVERY_APP: AuditScope = Object.freeze({});
+
+/** The app of the recorded statements' cases. */
+const APP: AuditScope = { appTokens: [asAppToken('app-7f3a9c2e41d08b56')] };
 
 /** How many parameters {@link auditEventCte} takes. */
 export const AUDIT_EVENT_PARAMS = 9;
@@ -100,6 +109,23 @@ export class AuditEventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Writes one event through `em`, the manager of the transaction that makes the change. */
+  @GenerateSql({
+    name: 'one event',
+    params: [
+      MANAGER,
+      {
+        appToken: 'app-7f3a9c2e41d08b56',
+        action: 'create',
+        resourceType: 'auth',
+        resourceId: 'A1',
+        operator: '',
+        requestId: 'r1',
+        clientIp: '127.0.0.1',
+        resultCode: '90000',
+        changes: '{}',
+      },
+    ],
+  })
   async insert(em: EntityManager, row: AuditEventRow): Promise<void> {
     await em.query(this.insertSql, auditEventParams(row));
   }
@@ -108,6 +134,35 @@ export class AuditEventsRepository {
    * The app's first `limit` events matching `filter`, by id. Exclusive on the id lock: every
    * event id below the newest visible one is settled. `zone`: the zone of the filter's times.
    */
+  @GenerateSql(
+    { name: 'no filter', params: [APP, {}, 'UTC', 101] },
+    { name: 'resource_type', params: [APP, { resourceType: 'user' }, 'UTC', 101] },
+    { name: 'resource_id', params: [APP, { resourceId: 'alice' }, 'UTC', 101] },
+    { name: 'action', params: [APP, { action: 'login' }, 'UTC', 101] },
+    { name: 'operator', params: [APP, { operator: 'ops' }, 'UTC', 101] },
+    { name: 'after_event_id', params: [APP, { afterEventId: '10' }, 'UTC', 101] },
+    { name: 'from_time', params: [APP, { fromTime: '2026-01-01 00:00:00' }, 'UTC', 101] },
+    { name: 'to_time', params: [APP, { toTime: '2026-02-01 00:00:00' }, 'UTC', 101] },
+    { name: 'all apps, no filter', params: [EVERY_APP, {}, 'UTC', 101] },
+    { name: 'all apps, one action', params: [EVERY_APP, { action: 'login' }, 'UTC', 101] },
+    {
+      name: 'every filter',
+      params: [
+        APP,
+        {
+          resourceType: 'user',
+          resourceId: 'alice',
+          action: 'login',
+          operator: 'ops',
+          afterEventId: '10',
+          fromTime: '2026-01-01 00:00:00',
+          toTime: '2026-02-01 00:00:00',
+        },
+        'UTC',
+        101,
+      ],
+    },
+  )
   async page(scope: AuditScope, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
     const params: unknown[] = [];
     const where: string[] = [];
@@ -132,7 +187,7 @@ export class AuditEventsRepository {
       return (await em.query(
         `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
                 "operator", "request_id", "client_ip", "result_code", "changes"
-           FROM "audit_events" WHERE ${where.length > 0 ? where.join(' AND ') : 'true'} ORDER BY "audit_events"."event_id" ASC LIMIT ${Number(limit)}`,
+           FROM "audit_events"${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY "audit_events"."event_id" ASC LIMIT ${Number(limit)}`,
         params,
       )) as StoredAuditEvent[];
     });

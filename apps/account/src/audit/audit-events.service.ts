@@ -6,6 +6,7 @@ import { type AuditEventFilter, AuditEventsRepository, type AuditScope, type Sto
 import { APP_RESOURCE_TYPES } from './audit-trail';
 import { AUDIT_PAGE_SIZE_DEFAULT, type ListAuditEventsQuery } from './dto/list-audit-events.query';
 import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_RESOURCE_TYPES } from './dto/list-admin-audit-events.query';
+import type { AppToken } from '../common/app-scope';
 
 /** An event as interface 207 answers it: every field a string. */
 export type AuditEventView = Omit<StoredAuditEvent, 'event_time'> & { event_time: string };
@@ -47,7 +48,7 @@ export class AuditEventsService {
   ) {}
 
   /** Interface 207: the app's events of its own data only (docs/contract.md §14). */
-  async page(appToken: string, query: ListAuditEventsQuery): Promise<AuditEventPage> {
+  async page(appToken: AppToken, query: ListAuditEventsQuery): Promise<AuditEventPage> {
     return this.scopedPage({ appTokens: [appToken], resourceTypes: APP_RESOURCE_TYPES }, query);
   }
 

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { type AuditEventRow, AuditEventsRepository } from './audit-events.repository';
 import { maskPii } from '../pii/pii-cipher';
 import { currentAuditOrigin } from './audit-origin';
+import type { AppToken } from '../common/app-scope';
 
 export type AuditAction = 'create' | 'modify' | 'revoke' | 'login' | 'login_failed' | 'login_locked';
 /** The app's own data (interface 207 answers these) and the control plane's (docs/contract.md §14). */
@@ -15,7 +16,7 @@ export const APP_RESOURCE_TYPES: readonly AuditResourceType[] = ['auth', 'auth_g
 export type AuditChanges = Record<string, { from?: unknown; to: unknown }>;
 
 export interface AuditEvent {
-  appToken: string;
+  appToken: AppToken;
   action: AuditAction;
   resourceType: AuditResourceType;
   resourceId: string;

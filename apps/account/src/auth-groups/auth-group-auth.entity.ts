@@ -1,13 +1,14 @@
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { AuthEntity } from '../auths/auth.entity';
 import { AuthGroupEntity } from './auth-group.entity';
+import type { AppToken } from '../common/app-scope';
 
 /** One auth of a group (the normalised form of `group_auths`). */
 @Entity('auth_group_auths')
 @Index('auth_group_auths_app_token_auth_id_idx', ['appToken', 'authId'])
 export class AuthGroupAuthEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'auth_group_auths_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'group_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'auth_group_auths_pkey' })
   groupId!: string;

@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
+import type { AppToken } from '../common/app-scope';
 
 /** A permission group, owned by the app whose token created it (docs/contract.md §5). */
 @Entity('auth_groups')
 @Unique('auth_groups_group_seq_id_key', ['groupSeqId'])
 export class AuthGroupEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'auth_groups_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'group_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'auth_groups_pkey' })
   groupId!: string;

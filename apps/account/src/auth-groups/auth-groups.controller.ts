@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -9,6 +11,7 @@ import { ListGroupsQuery } from './dto/list-groups.query';
 import { ModifyGroupDto } from './dto/modify-group.dto';
 import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
 import { GROUP_SCHEMA } from './auth-group.view';
+import { appTokenOf } from '../common/app-scope';
 
 /** Interfaces 104–107. */
 @Controller(`${ACCOUNT_API_PREFIX}/authgroups`)
@@ -26,7 +29,7 @@ export class AuthGroupsController {
     description: 'Creates the group `group_id` of the calling app (interface 104); `group_auths` must name existing auths.',
   })
   async create(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: CreateGroupDto) {
-    await this.groups.create(app.appToken, group_id, dto);
+    await this.groups.create(appTokenOf(app), group_id, dto);
     return accountOk(true);
   }
 
@@ -41,7 +44,7 @@ export class AuthGroupsController {
     description: 'Partial update (interface 105): an omitted field keeps its value, a field sent empty is set empty.',
   })
   async modify(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Body() dto: ModifyGroupDto) {
-    await this.groups.modify(app.appToken, group_id, dto);
+    await this.groups.modify(appTokenOf(app), group_id, dto);
     return accountOk(true);
   }
 
@@ -56,7 +59,8 @@ export class AuthGroupsController {
     answer: closedObject({ count: countText, group_list: listOf('GroupListItem') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListGroupsQuery) {
-    return accountOk(false, await this.groups.list(app.appToken, query));
+    const answer = await this.groups.list(appTokenOf(app), query);
+    return listAnswer(AccountInterface.LIST_GROUPS, answer.group_list.length, answer);
   }
 
   @Get(':group_id')
@@ -69,6 +73,6 @@ export class AuthGroupsController {
     answer: GROUP_SCHEMA,
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('group_id') group_id: string, @Query() _query: NoFieldsQuery) {
-    return accountOk(false, { ...(await this.groups.get(app.appToken, group_id)) });
+    return accountOk(false, { ...(await this.groups.get(appTokenOf(app), group_id)) });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
@@ -10,6 +11,7 @@ import { type GroupListItem, type GroupView, toAuthSummary, toGroupListItem } fr
 import type { CreateGroupDto, GroupFieldsDto } from './dto/create-group.dto';
 import type { ListGroupsQuery } from './dto/list-groups.query';
 import type { ModifyGroupDto } from './dto/modify-group.dto';
+import type { AppToken } from '../common/app-scope';
 
 const FIELD_COLUMNS = {
   group_desc: 'groupDesc',
@@ -28,7 +30,7 @@ export class AuthGroupsService {
   ) {}
 
   /** 10420 when the id exists (race-safe through the primary key); 10422 when an auth of group_auths does not. */
-  async create(appToken: string, groupId: string, dto: CreateGroupDto): Promise<void> {
+  async create(appToken: AppToken, groupId: string, dto: CreateGroupDto): Promise<void> {
     const authIds = parseIdList(dto.group_auths, 'group_auths');
     try {
       await this.dataSource.transaction(async (em) => {
@@ -56,7 +58,7 @@ export class AuthGroupsService {
   }
 
   /** Partial update; 10530 when the group does not exist, 10532 when an auth of group_auths does not. */
-  async modify(appToken: string, groupId: string, dto: ModifyGroupDto): Promise<void> {
+  async modify(appToken: AppToken, groupId: string, dto: ModifyGroupDto): Promise<void> {
     const authIds = dto.group_auths === undefined ? undefined : parseIdList(dto.group_auths, 'group_auths');
     try {
       await this.dataSource.transaction(async (em) => {
@@ -88,15 +90,14 @@ export class AuthGroupsService {
     }
   }
 
-  /** The groups named (all when none), in creation order; 10611 (200, count "0") when none. */
-  async list(appToken: string, query: ListGroupsQuery): Promise<{ count: string; group_list: GroupListItem[] }> {
+  /** The groups named (all when none), in creation order (none: count "0", an empty list). */
+  async list(appToken: AppToken, query: ListGroupsQuery): Promise<{ count: string; group_list: GroupListItem[] }> {
     const rows = await this.groups.list(appToken, parseIdList(query.group_ids, 'group_ids'));
-    if (rows.length === 0) throw new ApiException(AccountCodes.GROUP_LIST_EMPTY, undefined, { count: '0', group_list: [] });
     return { count: String(rows.length), group_list: rows.map(toGroupListItem) };
   }
 
   /** One group with the detail of its auths, in the order of group_auths; 10701 (404) when it does not exist. */
-  async get(appToken: string, groupId: string): Promise<GroupView> {
+  async get(appToken: AppToken, groupId: string): Promise<GroupView> {
     const group = await this.groups.findOne(appToken, groupId);
     if (!group) throw new ApiException(AccountCodes.GROUP_NOT_FOUND);
     const auths = await this.groups.authsOf(appToken, groupId);
@@ -106,7 +107,7 @@ export class AuthGroupsService {
   }
 
   /** Records the group's auths, refusing with `missing` when one is not an auth of the app. */
-  private async setMembers(em: EntityManager, appToken: string, groupId: string, authIds: string[], missing: ResultCode): Promise<void> {
+  private async setMembers(em: EntityManager, appToken: AppToken, groupId: string, authIds: string[], missing: ResultCode): Promise<void> {
     const linked = await this.groups.insertMembers(em, appToken, groupId, authIds);
     if (linked !== authIds.length) throw new ApiException(missing);
   }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+import type { AppToken } from '../common/app-scope';
 
 /** A permission, owned by the app whose token created it (docs/contract.md §5). */
 @Entity('auths')
@@ -9,7 +10,7 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 @Unique('auths_app_token_auth_seq_id_key', ['appToken', 'authSeqId'])
 export class AuthEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'auths_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'auth_id', type: 'varchar', length: 16, primaryKeyConstraintName: 'auths_pkey' })
   authId!: string;

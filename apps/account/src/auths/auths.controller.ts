@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
-import { AccountInterface, accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { writeJsonList } from '@geoaccount/http';
 import type { Response } from 'express';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
@@ -11,6 +13,7 @@ import { ListAuthsQuery } from './dto/list-auths.query';
 import { ModifyAuthDto } from './dto/modify-auth.dto';
 import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
 import { AUTH_SCHEMA } from './auth.view';
+import { appTokenOf } from '../common/app-scope';
 
 /** Interfaces 100–103. */
 @Controller(`${ACCOUNT_API_PREFIX}/auths`)
@@ -28,7 +31,7 @@ export class AuthsController {
     description: 'Creates the auth `auth_id` of the calling app (interface 100). `parent_auth_id` must name an existing auth of the app.',
   })
   async create(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: CreateAuthDto) {
-    await this.auths.create(app.appToken, auth_id, dto);
+    await this.auths.create(appTokenOf(app), auth_id, dto);
     return accountOk(true);
   }
 
@@ -44,7 +47,7 @@ export class AuthsController {
       'Partial update (interface 101): an omitted field keeps its value, a field sent empty is set empty; an auth may not become its own ancestor.',
   })
   async modify(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Body() dto: ModifyAuthDto) {
-    await this.auths.modify(app.appToken, auth_id, dto);
+    await this.auths.modify(appTokenOf(app), auth_id, dto);
     return accountOk(true);
   }
 
@@ -58,9 +61,9 @@ export class AuthsController {
     answer: closedObject({ count: countText, list: listOf('AuthListItem') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListAuthsQuery, @Res() res: Response): Promise<void> {
-    const { count, list } = await this.auths.list(app.appToken, query);
+    const { count, list } = await this.auths.list(appTokenOf(app), query);
     // Thousands of auths: written as they are serialised, not as one string.
-    await writeJsonList(res, accountOk(false, { count }), 'list', list);
+    await writeJsonList(res, listAnswer(AccountInterface.LIST_AUTHS, Number(count), { count }), 'list', list);
   }
 
   @Get(':auth_id')
@@ -73,6 +76,6 @@ export class AuthsController {
     answer: AUTH_SCHEMA,
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('auth_id') auth_id: string, @Query() _query: NoFieldsQuery) {
-    return accountOk(false, { ...(await this.auths.get(app.appToken, auth_id)) });
+    return accountOk(false, { ...(await this.auths.get(appTokenOf(app), auth_id)) });
   }
 }

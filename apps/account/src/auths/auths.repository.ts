@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { columnList } from '../database/column-list';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
 import { AuthEntity } from './auth.entity';
+import type { AppToken } from '../common/app-scope';
 
 /** The filters of an auths list; absent ones do not filter. */
 export interface AuthFilter {
@@ -61,19 +63,22 @@ export class AuthsRepository {
        SELECT ${columnList(rowMetadata, 'chain')} FROM "chain" ORDER BY "depth"`;
   }
 
-  async findOne(appToken: string, authId: string): Promise<AuthEntity | null> {
+  @GenerateSql({ name: 'by id', params: ['app-7f3a9c2e41d08b56', 'A1'] })
+  async findOne(appToken: AppToken, authId: string): Promise<AuthEntity | null> {
     const rows = (await this.dataSource.query(this.selectOne, [appToken, authId])) as AuthEntity[];
     return rows[0] ?? null;
   }
 
   /** The auth, locked for update until the transaction of `em` ends; `null` when it does not exist. */
-  async findForUpdate(em: EntityManager, appToken: string, authId: string): Promise<AuthEntity | null> {
+  @GenerateSql({ name: 'by id, locked', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'A1'] })
+  async findForUpdate(em: EntityManager, appToken: AppToken, authId: string): Promise<AuthEntity | null> {
     const rows = (await em.query(`${this.selectOne} FOR UPDATE`, [appToken, authId])) as AuthEntity[];
     return rows[0] ?? null;
   }
 
   /** The auths of `authIds` that exist, in no particular order. */
-  async findRows(appToken: string, authIds: string[]): Promise<AuthRow[]> {
+  @GenerateSql({ name: 'by ids', params: ['app-7f3a9c2e41d08b56', ['A1', 'A2']] })
+  async findRows(appToken: AppToken, authIds: string[]): Promise<AuthRow[]> {
     if (authIds.length === 0) return [];
     return (await this.dataSource.query(this.selectRows, [appToken, authIds])) as AuthRow[];
   }
@@ -83,7 +88,15 @@ export class AuthsRepository {
    * rows: one SQL text, rows already shaped as entities (TypeORM's query building and
    * hydration cost more than the query itself).
    */
-  async list(appToken: string, filter: AuthFilter): Promise<AuthEntity[]> {
+  @GenerateSql(
+    { name: 'no filter', params: ['app-7f3a9c2e41d08b56', { authIds: [] }] },
+    {
+      name: 'every filter',
+      params: ['app-7f3a9c2e41d08b56', { authIds: ['A1'], authState: '1', authType: 'menu', authLevel: '2', parentAuthId: 'A0' }],
+    },
+    { name: 'roots', params: ['app-7f3a9c2e41d08b56', { authIds: [], parentAuthId: '' }] },
+  )
+  async list(appToken: AppToken, filter: AuthFilter): Promise<AuthEntity[]> {
     const params: unknown[] = [appToken];
     const where = ['"app_token" = $1'];
     const add = (condition: (param: string) => string, value: unknown) => {
@@ -106,7 +119,8 @@ export class AuthsRepository {
    * `authId` and its ancestors, nearest first, at most `maxAncestors` of them (bounded, so a
    * cycle cannot loop); empty when `authId` does not exist. On `em` when given (a transaction).
    */
-  async ancestry(appToken: string, authId: string, maxAncestors: number, em?: EntityManager): Promise<AuthRow[]> {
+  @GenerateSql({ name: 'up to 32 ancestors', params: ['app-7f3a9c2e41d08b56', 'A1', 32] })
+  async ancestry(appToken: AppToken, authId: string, maxAncestors: number, em?: EntityManager): Promise<AuthRow[]> {
     return (await (em ?? this.dataSource.manager).query(this.ancestrySql, [appToken, authId, maxAncestors])) as AuthRow[];
   }
 
@@ -114,7 +128,8 @@ export class AuthsRepository {
    * Levels of the subtree of `authId` (1: no children), counted down to one level past
    * `maxDepth` at most: enough to tell whether a re-parenting goes too deep.
    */
-  async height(em: EntityManager, appToken: string, authId: string, maxDepth: number): Promise<number> {
+  @GenerateSql({ name: 'below an auth', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'A1', 32] })
+  async height(em: EntityManager, appToken: AppToken, authId: string, maxDepth: number): Promise<number> {
     const rows = (await em.query(
       `WITH RECURSIVE sub (auth_id, level) AS (
          SELECT auth_id, 1 FROM auths WHERE app_token = $1 AND auth_id = $2
@@ -129,16 +144,19 @@ export class AuthsRepository {
   }
 
   /** Serialises the hierarchy changes of one app until the transaction of `em` ends. */
-  async lockHierarchy(em: EntityManager, appToken: string): Promise<void> {
+  @GenerateSql({ name: 'the app', params: [MANAGER, 'app-7f3a9c2e41d08b56'] })
+  async lockHierarchy(em: EntityManager, appToken: AppToken): Promise<void> {
     await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('auths:' || $1, 0))`, [appToken]);
   }
 
+  @GenerateSql({ name: 'required fields', params: [MANAGER, { appToken: 'app-7f3a9c2e41d08b56', authId: 'A2', authName: 'Refunds' }] })
   async insert(em: EntityManager, auth: Partial<AuthEntity>): Promise<void> {
     await em.insert(AuthEntity, auth);
   }
 
   /** Sets `changes` and the update time. */
-  async update(em: EntityManager, appToken: string, authId: string, changes: Partial<AuthEntity>): Promise<void> {
+  @GenerateSql({ name: 'two fields', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'A1', { authName: 'Orders 2', parentAuthId: '' }] })
+  async update(em: EntityManager, appToken: AppToken, authId: string, changes: Partial<AuthEntity>): Promise<void> {
     await em.update(AuthEntity, { appToken, authId }, { ...changes, updateTime: () => 'now()' });
   }
 }

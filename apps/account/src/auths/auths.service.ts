@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { ApiException, InvalidParameterException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { parseIdList } from '../common/id-list';
 import { isUniqueViolation } from '../common/pg-errors';
@@ -12,6 +13,7 @@ import { type AuthListItem, type AuthView, toAuthListItem, toAuthView } from './
 import type { AuthFieldsDto, CreateAuthDto } from './dto/create-auth.dto';
 import type { ListAuthsQuery } from './dto/list-auths.query';
 import type { ModifyAuthDto } from './dto/modify-auth.dto';
+import type { AppToken } from '../common/app-scope';
 
 /** Entity properties of the optional form fields. */
 const FIELD_COLUMNS = {
@@ -44,7 +46,7 @@ export class AuthsService {
    * parent does not; 90100 (parent_auth_id) when the new auth would be deeper than
    * `AUTH_MAX_DEPTH`. `auth_seq_id` is the app's next number (a trigger, see the migration).
    */
-  async create(appToken: string, authId: string, dto: CreateAuthDto): Promise<void> {
+  async create(appToken: AppToken, authId: string, dto: CreateAuthDto): Promise<void> {
     try {
       await this.dataSource.transaction(async (em) => {
         const values: Partial<AuthEntity> = { appToken, authId, authName: dto.auth_name };
@@ -85,7 +87,7 @@ export class AuthsService {
    * creates with a parent) are serialised so that concurrent changes cannot build a cycle or
    * a chain too deep together.
    */
-  async modify(appToken: string, authId: string, dto: ModifyAuthDto): Promise<void> {
+  async modify(appToken: AppToken, authId: string, dto: ModifyAuthDto): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const parent = dto.parent_auth_id;
       if (parent) await this.auths.lockHierarchy(em, appToken);
@@ -121,10 +123,10 @@ export class AuthsService {
   }
 
   /**
-   * The auths matching every filter given, in creation order; 10201 (200, count "0") when none.
+   * The auths matching every filter given, in creation order (none: count "0", an empty list).
    * `list` makes each item only when it is read, letting its row go (see `listItems`).
    */
-  async list(appToken: string, query: ListAuthsQuery): Promise<{ count: string; list: Iterable<AuthListItem> }> {
+  async list(appToken: AppToken, query: ListAuthsQuery): Promise<{ count: string; list: Iterable<AuthListItem> }> {
     const rows: (AuthEntity | undefined)[] = await this.auths.list(appToken, {
       authIds: parseIdList(query.auth_ids, 'auth_ids'),
       authState: query.auth_state,
@@ -132,12 +134,11 @@ export class AuthsService {
       authLevel: query.auth_level,
       parentAuthId: query.parent_auth_id,
     });
-    if (rows.length === 0) throw new ApiException(AccountCodes.AUTH_LIST_EMPTY, undefined, { count: '0', list: [] });
     return { count: String(rows.length), list: listItems(rows, this.time) };
   }
 
   /** One auth; 10301 (404) when it does not exist. */
-  async get(appToken: string, authId: string): Promise<AuthView> {
+  async get(appToken: AppToken, authId: string): Promise<AuthView> {
     const auth = await this.auths.findOne(appToken, authId);
     if (!auth) throw new ApiException(AccountCodes.AUTH_NOT_FOUND);
     return toAuthView(auth);
@@ -147,7 +148,7 @@ export class AuthsService {
    * The ids of `authId` and its ancestors (empty when `authId` does not exist), read up to one
    * past the deepest chain allowed: enough to tell a cycle and a chain too deep.
    */
-  private async chainOf(em: EntityManager, appToken: string, authId: string): Promise<string[]> {
+  private async chainOf(em: EntityManager, appToken: AppToken, authId: string): Promise<string[]> {
     return (await this.auths.ancestry(appToken, authId, this.maxDepth, em)).map((row) => row.authId);
   }
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { AccountCodes, AccountInterface, type AccountInterfaceNo, type ResultCode, accountSystemError } from '@geoaccount/api';
+import { type ResultCode, interfaceSystemError } from '@geoaccount/api';
+import { AccountCodes, AccountInterface, type AccountInterfaceNo } from './account-codes';
 import { type JsonSchema, dtoFields, dtoObjectSchema } from '@geoaccount/http';
 import { ID_PATTERN } from './field-rules';
 import { ID_LIMITS } from './path-id';
@@ -48,7 +49,7 @@ export function operationCodes(no: AccountInterfaceNo, method: 'GET' | 'POST' | 
   const success = method === 'GET' || no === AccountInterface.LOGIN ? AccountCodes.OK : AccountCodes.OK_CREATED;
   const common = [AccountCodes.INVALID_PARAMETER, AccountCodes.UNAUTHORIZED, AccountCodes.RATE_LIMITED];
   if (method !== 'GET') common.push(AccountCodes.BODY_TOO_LARGE);
-  return [success, ...own, ...extra, ...common, accountSystemError(no, 500), accountSystemError(no, 503)];
+  return [success, ...own, ...extra, ...common, interfaceSystemError(no, 500), interfaceSystemError(no, 503)];
 }
 
 export interface AccountOperationDoc {

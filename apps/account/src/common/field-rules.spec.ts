@@ -1,5 +1,6 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { createValidationPipe } from '@geoaccount/api';
+import { PATH_ID_FIELDS } from './account-codes';
 import { CreateGroupDto } from '../auth-groups/dto/create-group.dto';
 import { ModifyGroupDto } from '../auth-groups/dto/modify-group.dto';
 import { CreateAuthDto } from '../auths/dto/create-auth.dto';
@@ -9,7 +10,7 @@ import { RegisterUserDto } from '../users/dto/register-user.dto';
 import { FIELD_LIMITS } from './field-rules';
 import { ID_LIMITS } from './path-id';
 
-const pipe = createValidationPipe();
+const pipe = createValidationPipe({ envelopeFields: PATH_ID_FIELDS });
 
 async function message(value: Record<string, string>, metatype: ArgumentMetadata['metatype']): Promise<string | undefined> {
   try {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AccountCodes, ApiException } from '@geoaccount/api';
+import { ApiException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { type CircuitStateName, Metrics, type UpstreamMetrics } from '@geoaccount/observability';
 import { Counter } from 'prom-client';
 import { DIRECTORY_CONFIG } from './directory.tokens';

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { AppToken } from '../common/app-scope';
 
 /**
  * Recent failed logins of one (app, login id), known user or not, and the lock they
@@ -8,7 +9,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Index('login_failures_last_failed_at_idx', ['lastFailedAt'])
 export class LoginFailureEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'login_failures_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'user_login_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'login_failures_pkey' })
   userLoginId!: string;

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { AccountCodes, AccountInterface, ApiInterface, accountOk } from '@geoaccount/api';
+import { ApiInterface, accountOk } from '@geoaccount/api';
+import { AccountCodes, AccountInterface } from '../common/account-codes';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';

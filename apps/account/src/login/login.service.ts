@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
@@ -16,6 +17,7 @@ import type { UserView } from '../users/user.view';
 import type { LoginDto } from './dto/login.dto';
 import { AttemptGate, GateTimeoutError } from './attempt-gate';
 import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
+import { type AppToken, appTokenOf } from '../common/app-scope';
 
 /**
  * Login check (interface 204). Each attempt first claims one of the allowed
@@ -42,7 +44,7 @@ const BUSY_RETRY_MS = { first: 5, max: 100 };
 export class LoginService {
   private readonly logger = new Logger(LoginService.name);
   /** The claim and the user in one round trip (`UsersRepository.loginReader`). */
-  private readonly read: (appToken: string, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow>;
+  private readonly read: (appToken: AppToken, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow>;
   /** Turns of the attempts of one login id in this instance. */
   private readonly gate: AttemptGate;
 
@@ -61,7 +63,7 @@ export class LoginService {
     this.read = users.loginReader({ cte: lockout.claimCte(), locked: lockout.lockedSql('l') });
   }
 
-  private async claimAndRead(appToken: string, userLoginId: string): Promise<LoginRead> {
+  private async claimAndRead(appToken: AppToken, userLoginId: string): Promise<LoginRead> {
     const { user, claimAt, locked } = await this.read(appToken, userLoginId, this.lockout.claimParams());
     return { user, claim: claimAt !== null ? { at: claimAt } : locked ? 'locked' : 'busy' };
   }
@@ -73,7 +75,7 @@ export class LoginService {
    * pauses. Nothing free after {@link BUSY_WAIT_MS}: 429 90429.
    */
   private async claimWaiting(
-    appToken: string,
+    appToken: AppToken,
     userLoginId: string,
     deadline: number,
   ): Promise<{ user: UserEntity | null; claim: LoginClaim | null }> {
@@ -90,7 +92,7 @@ export class LoginService {
   }
 
   /** Runs `attempt` with a turn of the login id in this instance. */
-  private async inTurn<T>(appToken: string, userLoginId: string, attempt: (deadline: number) => Promise<T>): Promise<T> {
+  private async inTurn<T>(appToken: AppToken, userLoginId: string, attempt: (deadline: number) => Promise<T>): Promise<T> {
     const key = `${appToken}\n${userLoginId}`;
     const deadline = Date.now() + BUSY_WAIT_MS;
     try {
@@ -115,25 +117,25 @@ export class LoginService {
       this.metrics.login().failure('undecryptable');
       throw new ApiException(AccountCodes.INVALID_USER_INFO);
     }
-    return this.inTurn(app.appToken, userLoginId, (deadline) => this.check(app, userLoginId, dto, password, deadline));
+    return this.inTurn(appTokenOf(app), userLoginId, (deadline) => this.check(app, userLoginId, dto, password, deadline));
   }
 
   private async check(app: RegisteredApp, userLoginId: string, dto: LoginDto, password: string, deadline: number): Promise<UserView> {
-    const { user, claim } = await this.claimWaiting(app.appToken, userLoginId, deadline);
+    const { user, claim } = await this.claimWaiting(appTokenOf(app), userLoginId, deadline);
     if (!claim) {
       this.metrics.login().failure('locked');
-      throw await this.refused(app.appToken, userLoginId, 'login_locked', AccountCodes.LOGIN_LOCKED);
+      throw await this.refused(appTokenOf(app), userLoginId, 'login_locked', AccountCodes.LOGIN_LOCKED);
     }
 
     let check: { ok: boolean; needsRehash: boolean };
     try {
       check =
         user?.isDomainUser === '1'
-          ? { ok: await this.directory.verify(app.appToken, userLoginId, password), needsRehash: false }
+          ? { ok: await this.directory.verify(appTokenOf(app), userLoginId, password), needsRehash: false }
           : await this.hasher.check(user?.userPwdHash ?? null, password);
     } catch (err) {
       // Nothing was verified (the directory unavailable, an error): not a failure.
-      await this.giveBack(app.appToken, userLoginId, claim);
+      await this.giveBack(appTokenOf(app), userLoginId, claim);
       throw err;
     }
     if (!user || !check.ok) {
@@ -142,16 +144,16 @@ export class LoginService {
       const locked = await this.lockout.fail(
         app.appToken,
         userLoginId,
-        this.eventOf(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_FAILED),
+        this.eventOf(appTokenOf(app), userLoginId, 'login_failed', AccountCodes.LOGIN_FAILED),
       );
       this.metrics.login().failure('bad_credentials');
       if (locked) this.metrics.login().lockout();
       throw new ApiException(AccountCodes.LOGIN_FAILED);
     }
     if (dto.is_domain_user !== undefined && dto.is_domain_user !== user.isDomainUser) {
-      await this.giveBack(app.appToken, userLoginId, claim);
+      await this.giveBack(appTokenOf(app), userLoginId, claim);
       this.metrics.login().failure('user_type');
-      throw await this.refused(app.appToken, userLoginId, 'login_failed', AccountCodes.LOGIN_USER_TYPE);
+      throw await this.refused(appTokenOf(app), userLoginId, 'login_failed', AccountCodes.LOGIN_USER_TYPE);
     }
 
     // The answer first: a login whose answer fails (personal data that does not decrypt) is
@@ -164,20 +166,20 @@ export class LoginService {
       unanswerable = err;
     }
     // The success and its audit event in one statement.
-    const event = unanswerable === undefined ? this.eventOf(app.appToken, userLoginId, 'login', AccountCodes.OK) : undefined;
-    await this.lockout.succeed(app.appToken, userLoginId, claim, event);
-    if (check.needsRehash && user.userPwdHash) await this.rehash(app.appToken, userLoginId, user.userPwdHash, password);
+    const event = unanswerable === undefined ? this.eventOf(appTokenOf(app), userLoginId, 'login', AccountCodes.OK) : undefined;
+    await this.lockout.succeed(appTokenOf(app), userLoginId, claim, event);
+    if (check.needsRehash && user.userPwdHash) await this.rehash(appTokenOf(app), userLoginId, user.userPwdHash, password);
     if (view === undefined) throw unanswerable;
     return view;
   }
 
   /** The audit event of an attempt (docs/contract.md §10). */
-  private eventOf(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): AuditEventRow {
+  private eventOf(appToken: AppToken, userLoginId: string, action: AuditAction, code: ResultCode): AuditEventRow {
     return this.audit.rowOf({ appToken, action, resourceType: 'user', resourceId: userLoginId, resultCode: code.code });
   }
 
   /** Records a refused attempt that writes nothing else in the audit trail (docs/contract.md §10); the exception to throw. */
-  private async refused(appToken: string, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
+  private async refused(appToken: AppToken, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
     await this.audit.record(this.dataSource.manager, {
       appToken,
       action,
@@ -189,7 +191,7 @@ export class LoginService {
   }
 
   /** Gives back the claim of an attempt that is not a failure; an error here leaves it counted. */
-  private async giveBack(appToken: string, userLoginId: string, claim: LoginClaim): Promise<void> {
+  private async giveBack(appToken: AppToken, userLoginId: string, claim: LoginClaim): Promise<void> {
     try {
       await this.lockout.release(appToken, userLoginId, claim);
     } catch (err) {
@@ -198,7 +200,7 @@ export class LoginService {
   }
 
   /** Replaces a hash made with old parameters; a failure here must not fail the login. */
-  private async rehash(appToken: string, userLoginId: string, stored: string, password: string): Promise<void> {
+  private async rehash(appToken: AppToken, userLoginId: string, stored: string, password: string): Promise<void> {
     try {
       await this.usersService.replacePasswordHash(appToken, userLoginId, stored, await this.hasher.hash(password));
     } catch (err) {

@@ -1,10 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
 import { PermissionsService } from './permissions.service';
 import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
+import { appTokenOf } from '../common/app-scope';
 
 /** Effective permissions of a user (interfaces 205 and 206, beyond the spec, built its way). */
 @Controller(`${ACCOUNT_API_PREFIX}/users/:user_login_id/auths`)
@@ -22,10 +25,9 @@ export class PermissionsController {
     answer: closedObject({ count: countText, list: listOf('AuthSummary') }),
   })
   async effective(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
-    const list = await this.permissions.effective(app.appToken, user_login_id);
+    const list = await this.permissions.effective(appTokenOf(app), user_login_id);
     const fields = { count: String(list.length), list };
-    if (list.length === 0) throw new ApiException(AccountCodes.USER_AUTHS_EMPTY, undefined, fields);
-    return accountOk(false, fields);
+    return listAnswer(AccountInterface.USER_AUTHS, list.length, fields);
   }
 
   @Get(':auth_id')
@@ -48,7 +50,7 @@ export class PermissionsController {
     @PathId('auth_id') auth_id: string,
     @Query() _query: NoFieldsQuery,
   ) {
-    const { has, via } = await this.permissions.holds(app.appToken, user_login_id, auth_id);
+    const { has, via } = await this.permissions.holds(appTokenOf(app), user_login_id, auth_id);
     return accountOk(false, { user_login_id, auth_id, has_auth: has ? '1' : '0', via });
   }
 }

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { parseIdList } from '../common/id-list';
 import { AccountConfig } from '../config/account.config';
 import { AuthGroupsRepository } from '../auth-groups/auth-groups.repository';
 import { type AuthRow, AuthsRepository } from '../auths/auths.repository';
 import { UsersRepository } from '../users/users.repository';
 import { type AuthNode, type Grants, type HoldVia, effectiveAuths, holdsAuth } from './effective-auths';
+import type { AppToken } from '../common/app-scope';
 
 /** An auth as the permission answers list it (the items of `group_auth_detail`). */
 export interface AuthSummary {
@@ -47,7 +49,7 @@ export class PermissionsService {
   }
 
   /** The user's effective auths in creation order; 404 20501 when the user is unknown. */
-  async effective(appToken: string, userLoginId: string): Promise<AuthSummary[]> {
+  async effective(appToken: AppToken, userLoginId: string): Promise<AuthSummary[]> {
     const grants = await this.grantsOf(appToken, userLoginId, AccountCodes.USER_AUTHS_USER_MISSING);
     const rows = await this.grantedAuths(appToken, grants);
     const effective = effectiveAuths(grants, new Map<string, AuthNode>(rows.map((r) => [r.authId, r])));
@@ -58,7 +60,7 @@ export class PermissionsService {
   }
 
   /** Whether the user holds `authId`, and how; 404 20601 when the user is unknown. */
-  async holds(appToken: string, userLoginId: string, authId: string): Promise<{ has: boolean; via: HoldVia | null }> {
+  async holds(appToken: AppToken, userLoginId: string, authId: string): Promise<{ has: boolean; via: HoldVia | null }> {
     const grants = await this.grantsOf(appToken, userLoginId, AccountCodes.USER_HAS_AUTH_USER_MISSING);
     const [granted, chain] = await Promise.all([
       this.grantedAuths(appToken, grants),
@@ -69,7 +71,7 @@ export class PermissionsService {
   }
 
   /** The user's grants, lists in the order the user's fields name them. */
-  private async grantsOf(appToken: string, userLoginId: string, missing: ResultCode): Promise<Grants> {
+  private async grantsOf(appToken: AppToken, userLoginId: string, missing: ResultCode): Promise<Grants> {
     const user = await this.users.findGrants(appToken, userLoginId);
     if (!user) throw new ApiException(missing);
     const direct = parseIdList(user.userAuths ?? '', 'user_auths', true);
@@ -81,7 +83,7 @@ export class PermissionsService {
     };
   }
 
-  private async grantedAuths(appToken: string, grants: Grants): Promise<AuthRow[]> {
+  private async grantedAuths(appToken: AppToken, grants: Grants): Promise<AuthRow[]> {
     return this.auths.findRows(appToken, [...new Set([...grants.direct, ...grants.groups.flatMap((g) => g.authIds)])]);
   }
 }

@@ -2,6 +2,7 @@ import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { AuthGroupEntity } from '../auth-groups/auth-group.entity';
 import { AuthEntity } from '../auths/auth.entity';
 import { UserEntity } from './user.entity';
+import type { AppToken } from '../common/app-scope';
 
 /**
  * One auth of a user's `user_auths`. Foreign keys to the user and to the auth of the same
@@ -11,7 +12,7 @@ import { UserEntity } from './user.entity';
 @Index('user_auth_links_app_token_auth_id_idx', ['appToken', 'authId'])
 export class UserAuthLinkEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'user_auth_links_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'user_login_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'user_auth_links_pkey' })
   userLoginId!: string;
@@ -39,7 +40,7 @@ export class UserAuthLinkEntity {
 @Index('user_group_links_app_token_group_id_idx', ['appToken', 'groupId'])
 export class UserGroupLinkEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'user_group_links_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'user_login_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'user_group_links_pkey' })
   userLoginId!: string;

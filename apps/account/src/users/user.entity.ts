@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+import type { AppToken } from '../common/app-scope';
 
 /**
  * A user, owned by the app whose token registered it (docs/contract.md §5). The password is kept
@@ -14,7 +15,7 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 @Index('users_app_token_org_id_org_ord_idx', ['appToken', 'orgId', 'orgOrd'])
 export class UserEntity {
   @PrimaryColumn({ name: 'app_token', type: 'varchar', length: 40, primaryKeyConstraintName: 'users_pkey' })
-  appToken!: string;
+  appToken!: AppToken;
 
   @PrimaryColumn({ name: 'user_login_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'users_pkey' })
   userLoginId!: string;

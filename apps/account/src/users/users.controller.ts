@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { AccountCodes, AccountInterface, accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountInterface } from '../common/account-codes';
+import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
@@ -9,6 +11,7 @@ import { RegisterUserDto } from './dto/register-user.dto';
 import { UsersService } from './users.service';
 import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { USER_SCHEMA } from './user.view';
+import { appTokenOf } from '../common/app-scope';
 
 /** Interfaces 200-203. */
 @Controller(`${ACCOUNT_API_PREFIX}/users`)
@@ -28,7 +31,7 @@ export class UsersController {
     answer: closedObject({ user_id: text }),
   })
   async register(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: RegisterUserDto) {
-    const userId = await this.users.register(app.appToken, user_login_id, dto);
+    const userId = await this.users.register(appTokenOf(app), user_login_id, dto);
     return accountOk(true, { user_id: userId });
   }
 
@@ -43,7 +46,7 @@ export class UsersController {
     description: 'Partial update (interface 201): an omitted field keeps its value, a field sent empty is set empty.',
   })
   async modify(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: ModifyUserDto) {
-    await this.users.modify(app.appToken, user_login_id, dto);
+    await this.users.modify(appTokenOf(app), user_login_id, dto);
     return accountOk(true);
   }
 
@@ -58,12 +61,11 @@ export class UsersController {
     answer: closedObject({ count: countText, user_list: listOf('User'), list: listOf('User') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
-    const { total, users } = await this.users.list(app.appToken, query);
+    const { total, users } = await this.users.list(appTokenOf(app), query);
     const fields = { count: String(total), user_list: users, list: users };
-    if (total === 0) throw new ApiException(AccountCodes.USER_LIST_EMPTY, undefined, fields);
     // docs/contract.md §13: a page past the last one, when there are matches.
-    if (users.length === 0) throw new ApiException(AccountCodes.USER_PAGE_MISSING, undefined, fields);
-    return accountOk(false, fields);
+    if (total > 0 && users.length === 0) throw new ApiException(AccountCodes.USER_PAGE_MISSING, undefined, fields);
+    return listAnswer(AccountInterface.LIST_USERS, total, fields);
   }
 
   @Get(':user_login_id')
@@ -76,6 +78,6 @@ export class UsersController {
     answer: USER_SCHEMA,
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
-    return accountOk(false, { ...(await this.users.get(app.appToken, user_login_id)) });
+    return accountOk(false, { ...(await this.users.get(appTokenOf(app), user_login_id)) });
   }
 }

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
 import { columnList, columnNames } from '../database/column-list';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
 import { UserEntity } from './user.entity';
+import type { AppToken } from '../common/app-scope';
 
 /** Fields a registration or modification may set, keyed by entity property. */
 export type UserFields = Partial<Omit<UserEntity, 'appToken' | 'userLoginId' | 'userSeqId' | 'userId' | 'createTime' | 'updateTime'>>;
@@ -80,17 +82,20 @@ export class UsersRepository {
     this.orgPageSql = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "org_id" = $2 AND "org_ord" > $3 AND "org_ord" <= $4 ORDER BY "org_ord"`;
   }
 
-  async findOne(appToken: string, userLoginId: string): Promise<UserEntity | null> {
+  @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
+  async findOne(appToken: AppToken, userLoginId: string): Promise<UserEntity | null> {
     const rows = (await this.dataSource.query(this.selectOne, [appToken, userLoginId])) as UserEntity[];
     return rows[0] ?? null;
   }
 
-  async exists(appToken: string, userLoginId: string): Promise<boolean> {
+  @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
+  async exists(appToken: AppToken, userLoginId: string): Promise<boolean> {
     return this.dataSource.getRepository(UserEntity).existsBy({ appToken, userLoginId });
   }
 
   /** The user's grant lists, `null` when the user is unknown. */
-  async findGrants(appToken: string, userLoginId: string): Promise<UserGrantsRow | null> {
+  @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
+  async findGrants(appToken: AppToken, userLoginId: string): Promise<UserGrantsRow | null> {
     const rows = (await this.dataSource.query(
       `SELECT "user_auths" AS "userAuths", "user_auth_groups" AS "userAuthGroups" FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`,
       [appToken, userLoginId],
@@ -103,7 +108,12 @@ export class UsersRepository {
    * text built here once (PostgreSQL's CPU is the argon2 hashes' CPU on a shared host).
    * Parameters: the app token, the login id, then the claim's own.
    */
-  loginReader(claim: ClaimSql): (appToken: string, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow> {
+  @GenerateSql({
+    name: 'with a claim',
+    params: [{ cte: '"claim" AS (SELECT now() AS "at" WHERE $3::int > 0 AND $4::int > 0)', locked: 'false' }],
+    invoke: ['app-7f3a9c2e41d08b56', 'alice', [5, 900]],
+  })
+  loginReader(claim: ClaimSql): (appToken: AppToken, userLoginId: string, claimParams: readonly unknown[]) => Promise<LoginRow> {
     const sql = `WITH ${claim.cte}
       SELECT ${columnList(this.dataSource.getMetadata(UserEntity), 'u')}, "claim"."at" AS "__claim_at", ${claim.locked} AS "__locked"
       FROM (VALUES (1)) AS "one" ("x")
@@ -124,6 +134,68 @@ export class UsersRepository {
    * of `users_pkey` (the login id exists) or `users_app_token_user_id_key` (the id is taken),
    * or the foreign-key violation of a link (an auth's is raised before a group's).
    */
+  @GenerateSql(
+    {
+      name: 'required fields only, no links',
+      params: [
+        MANAGER,
+        { appToken: 'app-7f3a9c2e41d08b56', userLoginId: 'bob', userId: 'U2', userName: 'Bob', userType: '1' },
+        {},
+        {
+          appToken: 'app-7f3a9c2e41d08b56',
+          action: 'create',
+          resourceType: 'user',
+          resourceId: 'alice',
+          operator: '',
+          requestId: 'r1',
+          clientIp: '127.0.0.1',
+          resultCode: '90000',
+          changes: '{}',
+        },
+      ],
+    },
+    {
+      name: 'every field, both links',
+      params: [
+        MANAGER,
+        {
+          appToken: 'app-7f3a9c2e41d08b56',
+          userLoginId: 'bob',
+          userId: 'U2',
+          orgId: 'ORG1',
+          userPwdHash: 'argon2id-hash',
+          userName: 'Bob',
+          userShortName: 'B',
+          userType: '1',
+          isDomainUser: '0',
+          certType: '1',
+          certId: 'sealed',
+          certIdEncrypt: null,
+          userMobile: 'sealed',
+          userMobileEncrypt: null,
+          userAuths: 'A1',
+          userAuthGroups: 'G1',
+          userExtends: '{}',
+        },
+        { authIds: ['A1'], groupIds: ['G1'] },
+        {
+          appToken: 'app-7f3a9c2e41d08b56',
+          action: 'create',
+          resourceType: 'user',
+          resourceId: 'alice',
+          operator: '',
+          requestId: 'r1',
+          clientIp: '127.0.0.1',
+          resultCode: '90000',
+          changes: '{}',
+        },
+      ],
+      seed: [
+        `INSERT INTO auths (app_token, auth_id, auth_name) VALUES ('app-7f3a9c2e41d08b56', 'A1', 'Orders')`,
+        `INSERT INTO auth_groups (app_token, group_id, group_name) VALUES ('app-7f3a9c2e41d08b56', 'G1', 'Clerks')`,
+      ],
+    },
+  )
   async register(em: EntityManager, user: NewUser, links: UserLinks, event: AuditEventRow): Promise<void> {
     const params: unknown[] = [user.appToken, user.userLoginId];
     const columns = ['"app_token"', '"user_login_id"'];
@@ -131,7 +203,7 @@ export class UsersRepository {
     for (const [property, value] of Object.entries(user)) {
       if (property === 'appToken' || property === 'userLoginId' || value === undefined) continue;
       params.push(value);
-      columns.push(`"${this.column(property)}"`);
+      columns.push(`"${this.#column(property)}"`);
       values.push(`$${params.length}`);
     }
     const ctes = [
@@ -147,9 +219,74 @@ export class UsersRepository {
    * statement; `false` (and nothing written) when the user does not exist. Fails with the
    * foreign-key violation of a link, like {@link register}.
    */
+  @GenerateSql(
+    {
+      name: 'one field',
+      params: [
+        MANAGER,
+        'app-7f3a9c2e41d08b56',
+        'alice',
+        { userName: 'Alice B' },
+        {},
+        {
+          appToken: 'app-7f3a9c2e41d08b56',
+          action: 'create',
+          resourceType: 'user',
+          resourceId: 'alice',
+          operator: '',
+          requestId: 'r1',
+          clientIp: '127.0.0.1',
+          resultCode: '90000',
+          changes: '{}',
+        },
+      ],
+    },
+    {
+      name: 'org move, both links replaced',
+      params: [
+        MANAGER,
+        'app-7f3a9c2e41d08b56',
+        'alice',
+        { orgId: 'ORG2' },
+        { authIds: ['A1'], groupIds: ['G1'] },
+        {
+          appToken: 'app-7f3a9c2e41d08b56',
+          action: 'create',
+          resourceType: 'user',
+          resourceId: 'alice',
+          operator: '',
+          requestId: 'r1',
+          clientIp: '127.0.0.1',
+          resultCode: '90000',
+          changes: '{}',
+        },
+      ],
+    },
+    {
+      name: 'links cleared',
+      params: [
+        MANAGER,
+        'app-7f3a9c2e41d08b56',
+        'alice',
+        {},
+        { authIds: [], groupIds: [] },
+        {
+          appToken: 'app-7f3a9c2e41d08b56',
+          action: 'create',
+          resourceType: 'user',
+          resourceId: 'alice',
+          operator: '',
+          requestId: 'r1',
+          clientIp: '127.0.0.1',
+          resultCode: '90000',
+          changes: '{}',
+        },
+      ],
+    },
+  )
   async modify(
     em: EntityManager,
-    appToken: string,
+    appToken: AppToken,
     userLoginId: string,
     fields: UserFields,
     links: UserLinks,
@@ -160,7 +297,7 @@ export class UsersRepository {
     for (const [property, value] of Object.entries(fields)) {
       if (value === undefined) continue;
       params.push(value);
-      set.push(`"${this.column(property)}" = $${params.length}`);
+      set.push(`"${this.#column(property)}" = $${params.length}`);
     }
     set.push('"update_time" = now()');
     // A change of org renumbers the positions of the org's other users (migration
@@ -180,14 +317,15 @@ export class UsersRepository {
     return row!.n > 0;
   }
 
-  private column(property: string): string {
+  #column(property: string): string {
     const name = this.names.get(property);
     if (name === undefined) throw new Error(`users: no column for ${property}`);
     return name;
   }
 
   /** Stores `next` only if the hash is still `previous` (a concurrent password change wins). */
-  async replacePasswordHash(appToken: string, userLoginId: string, previous: string, next: string): Promise<void> {
+  @GenerateSql({ name: 'compare and set', params: ['app-7f3a9c2e41d08b56', 'alice', 'old-hash', 'new-hash'] })
+  async replacePasswordHash(appToken: AppToken, userLoginId: string, previous: string, next: string): Promise<void> {
     await this.dataSource.getRepository(UserEntity).update({ appToken, userLoginId, userPwdHash: previous }, { userPwdHash: next });
   }
 
@@ -198,9 +336,40 @@ export class UsersRepository {
    * an org) and the count a counter row: the same work for any page of any size of app. With a
    * list (at most 1,000 ids, the service checks), its users are counted and skipped.
    */
-  async page(appToken: string, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
+  @GenerateSql(
+    { name: 'the app, empty', params: ['app-7f3a9c2e41d08b56', { loginIds: [] }, 0, 20] },
+    {
+      name: 'the app',
+      params: ['app-7f3a9c2e41d08b56', { loginIds: [] }, 0, 20],
+      seed: [
+        `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, org_id) VALUES ('app-7f3a9c2e41d08b56', 'alice', 'U1', 'Alice', '1', 'ORG1')`,
+      ],
+    },
+    {
+      name: 'an org',
+      params: ['app-7f3a9c2e41d08b56', { orgId: 'ORG1', loginIds: [] }, 0, 20],
+      seed: [
+        `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, org_id) VALUES ('app-7f3a9c2e41d08b56', 'alice', 'U1', 'Alice', '1', 'ORG1')`,
+      ],
+    },
+    {
+      name: 'a login-id list',
+      params: ['app-7f3a9c2e41d08b56', { loginIds: ['alice', 'bob'] }, 0, 20],
+      seed: [
+        `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, org_id) VALUES ('app-7f3a9c2e41d08b56', 'alice', 'U1', 'Alice', '1', 'ORG1')`,
+      ],
+    },
+    {
+      name: 'a login-id list in an org',
+      params: ['app-7f3a9c2e41d08b56', { orgId: 'ORG1', loginIds: ['alice'] }, 0, 20],
+      seed: [
+        `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, org_id) VALUES ('app-7f3a9c2e41d08b56', 'alice', 'U1', 'Alice', '1', 'ORG1')`,
+      ],
+    },
+  )
+  async page(appToken: AppToken, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      if (filter.loginIds.length > 0) return this.listedPage(manager, appToken, filter, offset, pageSize);
+      if (filter.loginIds.length > 0) return this.#listedPage(manager, appToken, filter, offset, pageSize);
       const org = filter.orgId !== undefined;
       const [counted] = (await (org
         ? manager.query(`SELECT "total" FROM "user_org_counts" WHERE "app_token" = $1 AND "org_id" = $2`, [appToken, filter.orgId])
@@ -215,7 +384,7 @@ export class UsersRepository {
   }
 
   /** A page among the users of a login-id list (and the org, if given), counted and skipped. */
-  private async listedPage(manager: EntityManager, appToken: string, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
+  async #listedPage(manager: EntityManager, appToken: AppToken, filter: UserFilter, offset: number, pageSize: number): Promise<UserRows> {
     const params: unknown[] = [appToken, filter.loginIds];
     let where = `"app_token" = $1 AND "user_login_id" = ANY($2)`;
     if (filter.orgId !== undefined) {
@@ -225,7 +394,10 @@ export class UsersRepository {
     const [counted] = (await manager.query(`SELECT count(*) AS "total" FROM "users" WHERE ${where}`, params)) as { total: string }[];
     const total = Number(counted?.total ?? 0);
     if (offset >= total) return { total, rows: [] };
-    const rows = (await manager.query(`SELECT ${this.columns} FROM "users" WHERE ${where} ORDER BY "app_ord" LIMIT ${pageSize} OFFSET ${offset}`, params)) as UserEntity[];
+    const rows = (await manager.query(
+      `SELECT ${this.columns} FROM "users" WHERE ${where} ORDER BY "app_ord" LIMIT ${pageSize} OFFSET ${offset}`,
+      params,
+    )) as UserEntity[];
     return { total, rows };
   }
 }

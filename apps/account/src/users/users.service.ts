@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException, InvalidParameterException } from '@geoaccount/api';
+import { ApiException, InvalidParameterException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
 import { FIELD_LIMITS } from '../common/field-rules';
 import { parseIdList } from '../common/id-list';
@@ -15,6 +16,7 @@ import { PasswordHasher } from './password-hasher';
 import type { UserEntity } from './user.entity';
 import { type UserFields, UsersRepository } from './users.repository';
 import { type UserView, toUserView } from './user.view';
+import type { AppToken } from '../common/app-scope';
 
 /** Most login ids one list query may name. */
 export const LIST_LOGIN_IDS_MAX = 1000;
@@ -49,7 +51,7 @@ export class UsersService {
    * 90100 when an auth or group of the lists is not one of the app's (the foreign keys of the
    * links decide, in the same statement as the user and its audit event).
    */
-  async register(appToken: string, userLoginId: string, dto: RegisterUserDto): Promise<string> {
+  async register(appToken: AppToken, userLoginId: string, dto: RegisterUserDto): Promise<string> {
     // A domain user's password is the directory's (docs/contract.md §9).
     if (dto.is_domain_user === '1' && dto.user_pwd !== undefined) throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
     const auths = referencedIds(dto.user_auths, 'user_auths', FIELD_LIMITS.auth_id);
@@ -95,7 +97,7 @@ export class UsersService {
    * Partial modification: omitted fields keep their value. 404 20130 when the login id is
    * unknown; 400 90100 when an auth or group of the lists is not one of the app's.
    */
-  async modify(appToken: string, userLoginId: string, dto: ModifyUserDto): Promise<void> {
+  async modify(appToken: AppToken, userLoginId: string, dto: ModifyUserDto): Promise<void> {
     const current = await this.users.findOne(appToken, userLoginId);
     if (!current) throw new ApiException(AccountCodes.USER_NOT_FOUND_ON_MODIFY);
     if (dto.user_pwd !== undefined && current.isDomainUser === '1') throw new InvalidParameterException('user_pwd', DOMAIN_USER_PWD);
@@ -133,7 +135,7 @@ export class UsersService {
   }
 
   /** One user, or 404 20301. */
-  async get(appToken: string, userLoginId: string): Promise<UserView> {
+  async get(appToken: AppToken, userLoginId: string): Promise<UserView> {
     const user = await this.users.findOne(appToken, userLoginId);
     if (!user) throw new ApiException(AccountCodes.USER_NOT_FOUND);
     return this.view(user);
@@ -165,13 +167,13 @@ export class UsersService {
   }
 
   /** Stores a new hash of the same password (rehash after a parameter change). */
-  async replacePasswordHash(appToken: string, userLoginId: string, previous: string, next: string): Promise<void> {
+  async replacePasswordHash(appToken: AppToken, userLoginId: string, previous: string, next: string): Promise<void> {
     // Only if the hash is still the one verified: a concurrent password change wins.
     await this.users.replacePasswordHash(appToken, userLoginId, previous, next);
   }
 
   /** A page of users in creation order, and the number of matches in all pages (`UsersRepository.page`). */
-  async list(appToken: string, query: ListUsersQuery): Promise<UserPage> {
+  async list(appToken: AppToken, query: ListUsersQuery): Promise<UserPage> {
     const pageNumber = Number(query.page_number ?? 1);
     const pageSize = Number(query.page_size ?? PAGE_SIZE_DEFAULT);
     const loginIds = parseIdList(query.user_login_ids, 'user_login_ids');
@@ -182,7 +184,7 @@ export class UsersService {
   }
 
   /** The entity values of the form's fields, personal data encrypted for this (app, login id). */
-  private fieldsOf(userLoginId: string, appToken: string, dto: RegisterUserDto | ModifyUserDto): UserFields {
+  private fieldsOf(userLoginId: string, appToken: AppToken, dto: RegisterUserDto | ModifyUserDto): UserFields {
     const fields: UserFields = {
       orgId: dto.org_id,
       userName: dto.user_name,

@@ -1,12 +1,13 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { createValidationPipe } from '@geoaccount/api';
+import { PATH_ID_FIELDS } from '../../common/account-codes';
 import { LoginDto } from '../../login/dto/login.dto';
 import { ListUsersQuery } from './list-users.query';
 import { ModifyUserDto } from './modify-user.dto';
 import { RegisterUserDto } from './register-user.dto';
 import { RecordIdPipe } from '../../common/path-id';
 
-const pipe = createValidationPipe();
+const pipe = createValidationPipe({ envelopeFields: PATH_ID_FIELDS });
 const as = (metatype: ArgumentMetadata['metatype'], type: ArgumentMetadata['type'] = 'body') => ({ metatype, type });
 
 async function message(value: Record<string, string>, metatype: ArgumentMetadata['metatype']): Promise<string | undefined> {

@@ -1,0 +1,29 @@
+import type { DataSource } from 'typeorm';
+import { AuditEventsRepository } from '../audit/audit-events.repository';
+import { UsersRepository } from '../users/users.repository';
+import { ALL_APPS, appTokenOf, asAppToken } from './app-scope';
+
+/**
+ * The scope is checked by the compiler (`pnpm typecheck` compiles this file): each
+ * `@ts-expect-error` below fails the typecheck if the call it marks ever compiles.
+ */
+function unscopedCallsDoNotCompile(users: UsersRepository, events: AuditEventsRepository): void {
+  // @ts-expect-error a plain string is no scope: an unscoped query does not compile
+  void users.findOne('app-7f3a9c2e41d08b56', 'alice');
+  // @ts-expect-error a method of one app's rows does not take the all-apps scope
+  void users.findOne(ALL_APPS, 'alice');
+  // A cross-app read says so.
+  void events.page(ALL_APPS, {}, 'UTC', 100);
+  void events.page(asAppToken('app-7f3a9c2e41d08b56'), {}, 'UTC', 100);
+}
+
+describe('app scope', () => {
+  it('is the verified app token itself at run time, or a distinct all-apps symbol', () => {
+    const app = { appToken: 'app-7f3a9c2e41d08b56' } as Parameters<typeof appTokenOf>[0];
+    expect(appTokenOf(app)).toBe('app-7f3a9c2e41d08b56');
+    expect(asAppToken('app-1')).toBe('app-1');
+    expect(typeof ALL_APPS).toBe('symbol');
+    expect(typeof unscopedCallsDoNotCompile).toBe('function');
+    expect(new UsersRepository({ getMetadata: () => ({ columns: [] }) } as unknown as DataSource)).toBeInstanceOf(UsersRepository);
+  });
+});

@@ -1,0 +1,107 @@
+import { ApiException, InvalidParameterException } from '@geoaccount/api';
+import { Metrics } from '@geoaccount/observability';
+import { type RegisteredApp, DEMO_APP, aesKeyObject, encryptPassword, hmacKey } from '@geoaccount/signing';
+import { AuditEventsRepository } from '../../src/audit/audit-events.repository';
+import { AuditEventsService } from '../../src/audit/audit-events.service';
+import { AuditTrail } from '../../src/audit/audit-trail';
+import { AuthGroupsRepository } from '../../src/auth-groups/auth-groups.repository';
+import { AuthGroupsService } from '../../src/auth-groups/auth-groups.service';
+import { AuthsRepository } from '../../src/auths/auths.repository';
+import { AuthsService } from '../../src/auths/auths.service';
+import type { CreateAuthDto } from '../../src/auths/dto/create-auth.dto';
+import type { CreateGroupDto } from '../../src/auth-groups/dto/create-group.dto';
+import { AccountCodes } from '../../src/common/account-codes';
+import { type AppToken, asAppToken } from '../../src/common/app-scope';
+import type { RegisterUserDto } from '../../src/users/dto/register-user.dto';
+import { TimestampFormatter } from '../../src/common/timestamp';
+import { type AccountConfig, loadAccountConfig } from '../../src/config/account.config';
+import { loadDirectoryConfig } from '../../src/config/directory.config';
+import { DirectoryService } from '../../src/directory/directory.service';
+import { LoginLockout } from '../../src/login/login-lockout';
+import { LoginService } from '../../src/login/login.service';
+import { PermissionsService } from '../../src/permissions/permissions.service';
+import { PiiCipher } from '../../src/pii/pii-cipher';
+import { loadPiiKeys } from '../../src/pii/pii-keys';
+import { PasswordHasher } from '../../src/users/password-hasher';
+import { UsersRepository } from '../../src/users/users.repository';
+import { UsersService } from '../../src/users/users.service';
+import type { MediumDatabase } from './medium-database';
+
+/** Two apps of the medium tier: `A` (the demo app's keys) and `B`, to show tenancy. */
+export const APP_A: ScopedApp = registered(DEMO_APP.appToken, DEMO_APP.secret, DEMO_APP.aesKey);
+export const APP_B: ScopedApp = registered('app-0b0b0b0b0b0b0b0b', 'other-secret-0123456789abcdef', 'other-aes-key');
+
+/** A registered app whose token is a query scope. */
+export type ScopedApp = RegisteredApp & { readonly appToken: AppToken };
+
+function registered(appToken: string, secret: string, aesKey: string): ScopedApp {
+  return { appToken: asAppToken(appToken), hmacKey: hmacKey(secret), aesKey: aesKeyObject(aesKey), aesMode: 'gcm' };
+}
+
+/** The login field of a password, as a client sends it (docs/contract.md §4). */
+export function sealedPassword(app: RegisteredApp, password: string): string {
+  return encryptPassword(password, app.aesKey, app.aesMode);
+}
+
+/**
+ * The account services on their real repositories and one database (a medium spec file's),
+ * wired by hand as Nest would: no HTTP, no guard, no module. `env` overrides the defaults of
+ * the configuration (cheap argon2 parameters unless given).
+ */
+export function accountServices(db: MediumDatabase, env: Record<string, string> = {}) {
+  const config: AccountConfig = loadAccountConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...env });
+  const ds = db.dataSource;
+  const repositories = {
+    auths: new AuthsRepository(ds),
+    groups: new AuthGroupsRepository(ds),
+    users: new UsersRepository(ds),
+    events: new AuditEventsRepository(ds),
+  };
+  const audit = new AuditTrail(repositories.events);
+  const time = new TimestampFormatter(config);
+  const hasher = new PasswordHasher(config);
+  const pii = new PiiCipher(loadPiiKeys(config).keys);
+  const metrics = new Metrics('account', { defaultMetrics: false });
+  const users = new UsersService(ds, repositories.users, hasher, pii, audit);
+  const lockout = new LoginLockout(ds, config);
+  const directory = new DirectoryService(loadDirectoryConfig({}), metrics);
+  return {
+    config,
+    repositories,
+    auths: new AuthsService(ds, repositories.auths, time, config, audit),
+    groups: new AuthGroupsService(ds, repositories.groups, audit),
+    users,
+    permissions: new PermissionsService(repositories.users, repositories.groups, repositories.auths, config),
+    login: new LoginService(ds, users, repositories.users, hasher, lockout, directory, metrics, config, audit),
+    lockout,
+    events: new AuditEventsService(repositories.events, config),
+  };
+}
+
+export type AccountServices = ReturnType<typeof accountServices>;
+
+/** What a call answers in code and message: 90000 when it succeeds, else its exception's. */
+export async function outcome(call: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await call;
+    return { code: AccountCodes.OK.code, message: AccountCodes.OK.message };
+  } catch (err) {
+    if (err instanceof ApiException) return { code: err.result.code, message: err.message };
+    if (err instanceof InvalidParameterException) return { code: AccountCodes.INVALID_PARAMETER.code, message: err.message };
+    throw err;
+  }
+}
+
+/** An auth of `app` with the fields given (a name by default). */
+export function seedAuth(s: AccountServices, app: ScopedApp, authId: string, fields: Partial<CreateAuthDto> = {}): Promise<void> {
+  return s.auths.create(app.appToken, authId, { auth_name: authId, ...fields } as CreateAuthDto);
+}
+
+export function seedGroup(s: AccountServices, app: ScopedApp, groupId: string, fields: Partial<CreateGroupDto> = {}): Promise<void> {
+  return s.groups.create(app.appToken, groupId, { group_name: groupId, ...fields } as CreateGroupDto);
+}
+
+/** A user of `app` (ordinary, password `P@ssw0rd!` unless given). */
+export function seedUser(s: AccountServices, app: ScopedApp, loginId: string, fields: Partial<RegisterUserDto> = {}): Promise<string> {
+  return s.users.register(app.appToken, loginId, { user_name: loginId, user_type: 'C', user_pwd: 'P@ssw0rd!', ...fields } as RegisterUserDto);
+}
