@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { AccountCodes, type ResultCode, accountSystemError } from '@geoaccount/api';
+import { type ResultCode, interfaceSystemError } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { type JsonSchema, dtoFields, dtoObjectSchema } from '@geoaccount/http';
 import { AdminSessionCodes } from './admin-sessions.codes';
 
@@ -56,7 +57,7 @@ export function AdminOperation(doc: AdminOperationDoc): MethodDecorator {
   const common: ResultCode[] = doc.open ? [] : [AdminSessionCodes.NOT_SIGNED_IN, AdminSessionCodes.FORBIDDEN];
   if (doc.body || doc.query || doc.path) common.push(AccountCodes.INVALID_PARAMETER);
   if (doc.body) common.push(AccountCodes.BODY_TOO_LARGE, AccountCodes.UNSUPPORTED_MEDIA_TYPE);
-  const codes = [success, ...(doc.successCodes ?? []), ...(doc.codes ?? []), ...common, accountSystemError(undefined, 500), accountSystemError(undefined, 503)];
+  const codes = [success, ...(doc.successCodes ?? []), ...(doc.codes ?? []), ...common, interfaceSystemError(undefined, 500), interfaceSystemError(undefined, 503)];
   const byStatus = new Map<number, ResultCode[]>();
   for (const code of codes) byStatus.set(code.status, [...(byStatus.get(code.status) ?? []), code]);
   const codeList = codes.map((c) => `- \`${c.code}\` (HTTP ${c.status}): ${c.message}`).join('\n');

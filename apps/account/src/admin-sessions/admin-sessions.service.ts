@@ -1,9 +1,11 @@
+import { NO_APP } from '../common/app-scope';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException, type ResultCode } from '@geoaccount/api';
+import { ApiException, type ResultCode } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AuditTrail } from '../audit/audit-trail';
 import type { AuditEventRow } from '../audit/audit-events.repository';
 import { AccountConfig } from '../config/account.config';
@@ -100,7 +102,7 @@ export class AdminSessionsService implements OnModuleInit, OnApplicationShutdown
   }
 
   private event(login: string, action: 'login' | 'login_failed', code: ResultCode) {
-    return { appToken: '', action, resourceType: 'session' as const, resourceId: login, resultCode: code.code, operator: login };
+    return { appToken: NO_APP, action, resourceType: 'session' as const, resourceId: login, resultCode: code.code, operator: login };
   }
 
   private eventOf(login: string, action: 'login' | 'login_failed', code: ResultCode): AuditEventRow {

@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -40,7 +41,7 @@ export class AppsService {
     const credential = await this.dataSource.transaction(async (em) => {
       await this.apps.insert(em, { appToken, appName: dto.app_name, aesMode });
       await this.audit.record(em, {
-        appToken,
+        appToken: asAppToken(appToken),
         action: 'create',
         resourceType: 'app',
         resourceId: appToken,
@@ -87,7 +88,7 @@ export class AppsService {
       await this.apps.update(em, appToken, next);
       await this.credentialRows.bumpVersion(em);
       await this.audit.record(em, {
-        appToken,
+        appToken: asAppToken(appToken),
         action: 'modify',
         resourceType: 'app',
         resourceId: appToken,

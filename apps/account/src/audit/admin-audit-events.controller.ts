@@ -1,5 +1,7 @@
+import { type AppToken, asAppToken } from '../common/app-scope';
 import { Get, Query } from '@nestjs/common';
-import { AccountCodes, ApiException, accountOk } from '@geoaccount/api';
+import { ApiException, accountOk } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AdminController } from '../admin-sessions/admin-controller';
 import { AdminOperation } from '../admin-sessions/admin-openapi';
 import { AdminPermission } from '../admin-sessions/admin-permission';
@@ -38,10 +40,10 @@ export class AdminAuditEventsController {
     },
   })
   async list(@Principal() principal: AdminPrincipal, @Query() query: ListAdminAuditEventsQuery) {
-    let appTokens: readonly string[] | undefined = query.app_token === undefined ? undefined : [query.app_token];
+    let appTokens: readonly AppToken[] | undefined = query.app_token === undefined ? undefined : [asAppToken(query.app_token)];
     if (principal.role === 'app_admin') {
       if (query.app_token !== undefined && !principal.apps.includes(query.app_token)) throw new ApiException(AdminSessionCodes.FORBIDDEN);
-      appTokens ??= principal.apps;
+      appTokens ??= principal.apps.map(asAppToken);
     }
     const { events, nextEventId } = await this.events.scopedPage({ appTokens }, query);
     const fields = { count: String(events.length), event_list: events, next_event_id: nextEventId };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
-import { type AppToken, asAppToken } from '../common/app-scope';
+import { ALL_APPS, type AppScope, type AppToken, asAppToken } from '../common/app-scope';
 
 /**
  * Writers hold this advisory lock shared from the moment an event id is drawn until their
@@ -54,16 +54,22 @@ export interface AuditEventFilter {
 
 /** Whose events a page reads: the apps (`undefined`: every app, admin-level `""` included) and the resource types. */
 export interface AuditScope {
-  /** `undefined` only for an operator's cross-app read, said out loud: {@link EVERY_APP}. */
+  /** `undefined`: every app, admin-level events included (an operator's cross-app read). */
   appTokens?: readonly AppToken[];
   resourceTypes?: readonly string[];
 }
 
-/** The scope of a cross-app read: every app, admin-level events (`""`) included. */
-export const EVERY_APP: AuditScope = Object.freeze({});
+/** One app, every app ({@link ALL_APPS}: admin-level events `""` included), or a scope of several. */
+export type AuditPageScope = AppScope | AuditScope;
+
+function auditScope(scope: AuditPageScope): AuditScope {
+  if (scope === ALL_APPS) return {};
+  if (typeof scope === 'string') return { appTokens: [scope] };
+  return scope;
+}
 
 /** The app of the recorded statements' cases. */
-const APP: AuditScope = { appTokens: [asAppToken('app-7f3a9c2e41d08b56')] };
+const APP = asAppToken('app-7f3a9c2e41d08b56');
 
 /** How many parameters {@link auditEventCte} takes. */
 export const AUDIT_EVENT_PARAMS = 9;
@@ -143,8 +149,8 @@ export class AuditEventsRepository {
     { name: 'after_event_id', params: [APP, { afterEventId: '10' }, 'UTC', 101] },
     { name: 'from_time', params: [APP, { fromTime: '2026-01-01 00:00:00' }, 'UTC', 101] },
     { name: 'to_time', params: [APP, { toTime: '2026-02-01 00:00:00' }, 'UTC', 101] },
-    { name: 'all apps, no filter', params: [EVERY_APP, {}, 'UTC', 101] },
-    { name: 'all apps, one action', params: [EVERY_APP, { action: 'login' }, 'UTC', 101] },
+    { name: 'all apps, no filter', params: [ALL_APPS, {}, 'UTC', 101] },
+    { name: 'all apps, one action', params: [ALL_APPS, { action: 'login' }, 'UTC', 101] },
     {
       name: 'every filter',
       params: [
@@ -163,7 +169,8 @@ export class AuditEventsRepository {
       ],
     },
   )
-  async page(scope: AuditScope, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
+  async page(pageScope: AuditPageScope, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
+    const scope = auditScope(pageScope);
     const params: unknown[] = [];
     const where: string[] = [];
     const add = (condition: (param: string) => string, value: unknown) => {

@@ -27,3 +27,6 @@ export function asAppToken(token: string): AppToken {
 export const ALL_APPS = Symbol('all apps');
 export type AllApps = typeof ALL_APPS;
 export type AppScope = AppToken | AllApps;
+
+/** The app of an admin-level audit event (operators, sessions): none, `""` (docs/contract.md §14). */
+export const NO_APP = '' as AppToken;

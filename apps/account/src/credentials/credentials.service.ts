@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '@geoaccount/api';
@@ -49,7 +50,7 @@ export class CredentialsService {
         for (const other of active) {
           await this.credentials.setExpireTime(em, appToken, other.credentialId, expireTime);
           await this.audit.record(em, {
-            appToken,
+            appToken: asAppToken(appToken),
             action: 'modify',
             resourceType: 'credential',
             resourceId: other.credentialId,
@@ -71,7 +72,7 @@ export class CredentialsService {
     await this.credentials.insert(em, { appToken, credentialId: issued.credential_id, ...this.secrets.seal(appToken, issued) });
     await this.credentials.bumpVersion(em);
     await this.audit.record(em, {
-      appToken,
+      appToken: asAppToken(appToken),
       action: 'create',
       resourceType: 'credential',
       resourceId: issued.credential_id,
@@ -92,7 +93,7 @@ export class CredentialsService {
       await this.credentials.revoke(em, appToken, credentialId);
       await this.credentials.bumpVersion(em);
       await this.audit.record(em, {
-        appToken,
+        appToken: asAppToken(appToken),
         action: 'revoke',
         resourceType: 'credential',
         resourceId: credentialId,

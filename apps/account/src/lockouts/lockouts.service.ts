@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiException } from '@geoaccount/api';
@@ -25,7 +26,7 @@ export class LockoutsService {
     await this.dataSource.transaction(async (em) => {
       if (!(await this.lockout.clear(em, appToken, userLoginId, true))) throw new ApiException(LockoutCodes.NOT_LOCKED);
       await this.audit.record(em, {
-        appToken,
+        appToken: asAppToken(appToken),
         action: 'modify',
         resourceType: 'user',
         resourceId: userLoginId,

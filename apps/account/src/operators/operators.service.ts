@@ -1,3 +1,4 @@
+import { NO_APP } from '../common/app-scope';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiException, InvalidParameterException } from '@geoaccount/api';
@@ -99,7 +100,7 @@ export class OperatorsService {
 
   private async record(em: import('typeorm').EntityManager, actor: AdminPrincipal, login: string, action: 'create' | 'modify', changes: AuditChanges) {
     await this.audit.record(em, {
-      appToken: '',
+      appToken: NO_APP,
       action,
       resourceType: 'operator',
       resourceId: login,

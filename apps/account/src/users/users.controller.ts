@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
-import { AccountInterface } from '../common/account-codes';
+import { accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
+import { AccountCodes, AccountInterface } from '../common/account-codes';
 import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
