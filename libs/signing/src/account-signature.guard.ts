@@ -5,6 +5,7 @@ import { AccountCodes, ApiException, InvalidParameterException, tagInterface } f
 import { verifyAccount } from './account-signature';
 import { APP_REGISTRY, type AppRegistry } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
+import { nonceTtlSeconds } from './nonce-window';
 
 /** Remembers nonces for the timestamp window; shared by all instances of a service. */
 export interface NonceStore {
@@ -89,7 +90,7 @@ export class AccountSignatureGuard implements CanActivate {
       throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
     }
     if (nonce !== undefined && this.nonces) {
-      const window = Math.max(maxSkewSeconds, 1) * 2;
+      const window = nonceTtlSeconds(maxSkewSeconds);
       if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
     }
     req[CALLER_APP] = app;
