@@ -78,8 +78,8 @@ function attacks(base: string, prefix: string, writePath: string): Array<() => P
     const encoded = encodeURI(shape).replaceAll('?', '%3F').replaceAll('#', '%23');
     out.push(() => send(base, 'GET', `${prefix}/${encoded}`));
     out.push(() => send(base, 'GET', `${prefix}?${encoded}`));
-    out.push(() => send(base, 'GET', `${prefix}?q=${encoded}&${encoded}=1`));
-    out.push(() => send(base, 'GET', `${prefix}`, { 'X-Request-Id': shape.slice(0, 7000), 'X-Adversarial': shape.slice(0, 7000), 'User-Agent': shape.slice(0, 7000) }));
+    out.push(() => send(base, 'GET', `${prefix}?q=${encoded.slice(0, 6000)}&${encoded.slice(0, 6000)}=1`));
+    out.push(() => send(base, 'GET', `${prefix}`, { 'X-Request-Id': shape.slice(0, 4000), 'X-Adversarial': shape.slice(0, 4000), 'User-Agent': shape.slice(0, 4000) }));
     out.push(() => send(base, 'POST', writePath, { 'Content-Type': 'application/x-www-form-urlencoded' }, shape));
     out.push(() => send(base, 'POST', writePath, { 'Content-Type': 'application/json' }, `{"auth_name":${JSON.stringify(shape)},${JSON.stringify(shape)}:1}`));
     out.push(() => send(base, 'PUT', `${writePath}/${encoded.slice(0, 4000)}`, { 'Content-Type': 'application/json' }, shape));
