@@ -6,5 +6,5 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: '/console/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0, modulePreload: { polyfill: false } },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, assetsInlineLimit: 0, modulePreload: { polyfill: false } },
 });

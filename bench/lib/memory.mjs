@@ -30,9 +30,9 @@ export function imageRuntime(file) {
   const env = {};
   let cmd;
   for (const line of lines.slice(start + 1)) {
-    const [, instruction, args] = /^(\w+)\s+(.*)$/.exec(line) ?? [];
+    const [, instruction, args = ''] = /^(\w+)\s+(\S.*)?$/.exec(line) ?? [];
     if (/^ENV$/i.test(instruction)) {
-      for (const [, k, quoted, bare] of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g)) env[k] = quoted ?? bare;
+      for (const [, k, quoted, bare] of args.matchAll(/(?<!\w)([A-Za-z_]\w*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g)) env[k] = quoted ?? bare;
     }
     if (/^CMD$/i.test(instruction)) cmd = JSON.parse(args);
   }
@@ -91,7 +91,11 @@ export function residentMiB(pid) {
   } catch {
     return undefined;
   }
-  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? NaN);
+  const lines = status.split('\n');
+  const kb = (field) => {
+    const line = lines.find((l) => l.startsWith(`${field}:`));
+    return line === undefined ? NaN : Number.parseInt(line.slice(field.length + 1).trim(), 10);
+  };
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 

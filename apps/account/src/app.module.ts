@@ -31,7 +31,11 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
-        ObservabilityModule.forRoot({ service: 'account', logLevel: config.LOG_LEVEL }),
+        ObservabilityModule.forRoot({
+          service: 'account',
+          logLevel: config.LOG_LEVEL,
+          metricsListen: config.METRICS_PORT === undefined ? undefined : { port: config.METRICS_PORT, host: config.HOST },
+        }),
         // Per calling app and instance, after the signature guard.
         RateLimitModule.forRoot({ perMinute: config.RATE_LIMIT_PER_MINUTE, keyOf: callerKeyOf }),
         CoreModule.forRoot(config, registry),

@@ -200,10 +200,19 @@ describe('audit trail (interface 207)', () => {
       ['after_event_id', '-1'],
       ['page_size', '1001'],
       ['page_size', '0'],
+      // docs/contract.md §13: dates that do not exist are refused, naming the field, never a 500.
+      ['from_time', '2025-02-30 00:00:00'],
+      ['to_time', '2025-02-29 12:00:00'],
+      ['from_time', '0000-01-01 00:00:00'],
+      ['to_time', '2026-04-31 23:59:59'],
     ])('answers 400 90100 for %s=%s', async (name, value) => {
       const res = await paged().auditEvents({ [name]: value });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ response_code: '90100' });
+      expect(res.body).toMatchObject({ response_code: '90100', response_message: expect.stringContaining(name) });
+    });
+
+    it('accepts 29 February of a leap year', async () => {
+      expect((await paged().auditEvents({ from_time: '2024-02-29 00:00:00', to_time: '2000-02-29 00:00:00' })).status).toBe(200);
     });
 
     it('pages by cursor: next_event_id "" after an exactly full last page', async () => {

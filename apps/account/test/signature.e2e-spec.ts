@@ -420,3 +420,44 @@ describe('request signature with SIGNATURE_REQUIRE_NONCE=true', () => {
     expect((await h.aWithNonce.getAuth('RN2')).body).toMatchObject({ response_code: '90000', auth_id: 'RN2' });
   });
 });
+
+describe('a replayed PUT with SIGNATURE_REQUIRE_NONCE=true and a 5 s skew (docs/contract.md §2)', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    h = await startAccountHarness({ env: { SIGNATURE_REQUIRE_NONCE: 'true', SIGNATURE_MAX_SKEW_SECONDS: '5' } });
+  });
+  afterAll(() => h?.close());
+
+  /** The same signed PUT, byte for byte, each time it is sent. */
+  function signedPut(authName: string, timestamp: number, nonce: string): () => Promise<{ status: number; body: unknown }> {
+    const path = '/account/v1.0.1/auths/RP1';
+    const fields = { auth_name: authName, auth_desc: '', auth_state: '1', auth_level: '1', parent_auth_id: '', sub_auth_flag: '0', timestamp: String(timestamp), nonce };
+    const signature = signAccount(APP_A.secret, 'PUT', APP_A.appToken, path, { ...fields, auth_id: 'RP1' });
+    const body = new URLSearchParams({ ...fields, app_token: APP_A.appToken, signature }).toString();
+    return async () => {
+      const res = await fetch(`${h.baseUrl}${path}`, { method: 'PUT', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+      return { status: res.status, body: await res.json() };
+    };
+  }
+
+  it('is refused past the former 2 s window and up to the end of the acceptance window, and the value is not rolled back', async () => {
+    expect((await h.aWithNonce.createAuth('RP1', { auth_name: 'created', auth_level: '1' })).status).toBe(201);
+    const t = Math.floor(Date.now() / 1000);
+    const first = signedPut('first', t, 'replay-window-1');
+    expect((await first()).status).toBe(201);
+    // The value changes after the first request…
+    const second = signedPut('second', Math.floor(Date.now() / 1000), 'replay-window-2');
+    expect((await second()).status).toBe(201);
+    // …and the first one is sent again after 2.6 s, then near the end of its window (t + 5 s).
+    await new Promise((r) => setTimeout(r, 2600));
+    expect(await first()).toEqual({ status: 401, body: UNAUTHORIZED('replayed nonce') });
+    const nearEnd = (t + 4.6) * 1000 - Date.now();
+    if (nearEnd > 0) await new Promise((r) => setTimeout(r, nearEnd));
+    expect(await first()).toEqual({ status: 401, body: UNAUTHORIZED('replayed nonce') });
+    expect((await h.aWithNonce.getAuth('RP1')).body).toMatchObject({ response_code: '90000', auth_name: 'second' });
+    // Past the window the request itself is refused as stale.
+    await new Promise((r) => setTimeout(r, (t + 6.2) * 1000 - Date.now()));
+    expect(await first()).toEqual({ status: 401, body: UNAUTHORIZED('stale timestamp') });
+  }, 20_000);
+});

@@ -70,7 +70,7 @@ describe('web console', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain(`connect-src 'self' ${location.url}`);
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
-    expect(await res.text()).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(await res.text()).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\ssrc=)[^>]*>/);
     expect(await (await fetch(`${account.url}/console/config.json`)).json()).toEqual({ locationUrl: location.url });
   });
 

@@ -43,6 +43,7 @@ export class AppModule {
           quietPaths: ['/lbsapi/'],
           // Coordinates and addresses are personal data: no query value reaches a log (docs/contract.md §13).
           maskQueryValues: true,
+          metricsListen: config.METRICS_PORT === undefined ? undefined : { port: config.METRICS_PORT, host: config.HOST },
         }),
         // Per calling app and instance, after the signature guard.
         RateLimitModule.forRoot({ perMinute: config.RATE_LIMIT_PER_MINUTE, keyOf: callerKeyOf }),

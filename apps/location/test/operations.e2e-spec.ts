@@ -8,7 +8,7 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
     const got = Object.fromEntries(
-      [...line.slice(name.length + 1, line.lastIndexOf('}')).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+      [...line.slice(name.length + 1, line.lastIndexOf('}')).matchAll(/(?<!\w)(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
     );
     if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
   }

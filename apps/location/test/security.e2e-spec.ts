@@ -3,6 +3,7 @@
  * members of every object, and personal data (coordinates, addresses) that a failed request
  * would carry into the logs (docs/contract.md §13).
  */
+import { MetricsServer } from '@geoaccount/observability';
 import { DEMO_APP, lbsSignedNames, signLbs } from '@geoaccount/signing';
 import { type LocationSession, startLocation } from './support/location-session';
 
@@ -63,6 +64,26 @@ describe('location request checks', () => {
       expect(written).toContain('/lbsapi/api/lbsQuery');
       expect(written).toContain('param.longitude=[REDACTED]');
       for (const value of [lon, lat, '116.98', '39.12', address, encodeURIComponent(address), '98765']) expect(written).not.toContain(value);
+    });
+  });
+
+  describe('METRICS_PORT (docs/contract.md §1)', () => {
+    it('serves /metrics on its own port only, not on PORT', async () => {
+      const m = await startLocation({ METRICS_PORT: '0', HOST: '127.0.0.1' });
+      try {
+        expect((await fetch(`${m.url}/metrics`)).status).toBe(404);
+        const port = m.app.get(MetricsServer).port();
+        expect(port).toBeGreaterThan(0);
+        expect(port).not.toBe(Number(new URL(m.url).port));
+        const scrape = await fetch(`http://127.0.0.1:${port}/metrics`);
+        expect(scrape.status).toBe(200);
+        expect(await scrape.text()).toContain('http_request_duration_seconds');
+        expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(404);
+        // Without it, /metrics stays on PORT.
+        expect((await fetch(`${s.url}/metrics`)).status).toBe(200);
+      } finally {
+        await m.close();
+      }
     });
   });
 });

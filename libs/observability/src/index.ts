@@ -4,6 +4,7 @@ export * from './metrics';
 export * from './http-metrics';
 export * from './http-observer';
 export * from './metrics.controller';
+export * from './metrics-server';
 export * from './health';
 export * from './operations.config';
 export * from './observability.module';

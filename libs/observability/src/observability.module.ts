@@ -5,6 +5,7 @@ import { DEFAULT_QUIET_PATHS } from './http-observer';
 import { PinoNestLogger, createLogger } from './logging';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
+import { METRICS_LISTEN, type MetricsListen, MetricsServer } from './metrics-server';
 import { ShutdownState } from '@geoaccount/http';
 
 export interface ObservabilityOptions {
@@ -21,6 +22,11 @@ export interface ObservabilityOptions {
   quietPaths?: readonly string[];
   /** Mask every query value of the access line (see `HttpObserverOptions.maskQueryValues`). */
   maskQueryValues?: boolean;
+  /**
+   * `METRICS_PORT`: serve `/metrics` on this port (and host) only, not on the application's
+   * port (docs/contract.md §1). Unset: `/metrics` is a route of the application.
+   */
+  metricsListen?: MetricsListen;
   /** Process metrics (CPU, memory, event loop, GC); default on. */
   defaultMetrics?: boolean;
 }
@@ -50,8 +56,9 @@ export class ObservabilityModule {
     return {
       module: ObservabilityModule,
       global: true,
-      controllers: [MetricsController],
+      controllers: options.metricsListen ? [] : [MetricsController],
       providers: [
+        ...(options.metricsListen ? [{ provide: METRICS_LISTEN, useValue: options.metricsListen }, MetricsServer] : []),
         { provide: Metrics, useFactory: () => new Metrics(options.service, { defaultMetrics: options.defaultMetrics }) },
         ShutdownState,
         { provide: APP_LOGGER, useValue: logger },
@@ -59,7 +66,7 @@ export class ObservabilityModule {
         { provide: QUIET_PATHS, useValue: [...DEFAULT_QUIET_PATHS, ...(options.quietPaths ?? [])] },
         { provide: MASK_QUERY_VALUES, useValue: options.maskQueryValues === true },
       ],
-      exports: [Metrics, ShutdownState, APP_LOGGER, PinoNestLogger, QUIET_PATHS, MASK_QUERY_VALUES],
+      exports: [Metrics, ShutdownState, APP_LOGGER, PinoNestLogger, QUIET_PATHS, MASK_QUERY_VALUES, ...(options.metricsListen ? [MetricsServer] : [])],
     };
   }
 }

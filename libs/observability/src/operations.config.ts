@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min, ValidateBy } from 'class-validator';
 import type { HttpTimeouts } from '@geoaccount/http';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -12,6 +12,17 @@ export class OperationsConfig {
   /** pino level. */
   @IsIn(LOG_LEVELS)
   LOG_LEVEL = 'info';
+
+  /**
+   * Serve `/metrics` on this port only, not on `PORT` (docs/contract.md §1), so that an ingress
+   * never exposes it; 0 picks a free port. Unset: `/metrics` is served on `PORT`.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number = undefined;
 
   /** Requests per minute and calling app, per instance; 0 turns the limit off. */
   @Type(() => Number)

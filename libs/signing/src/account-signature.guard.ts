@@ -4,6 +4,7 @@ import { CommonCodes, ApiException, InvalidParameterException, tagInterface } fr
 import { verifyAccountCredential } from './account-signature';
 import { APP_REGISTRY, type AppRegistry, type RegisteredApp } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
+import { nonceTtlSeconds } from './nonce-window';
 
 /** Remembers nonces for the timestamp window; shared by all instances of a service. */
 export interface NonceStore {
@@ -77,7 +78,7 @@ export class AccountSignatureGuard implements CanActivate {
     const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
     if (!app) throw new ApiException(CommonCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
     if (nonce !== undefined && this.nonces) {
-      const window = Math.max(maxSkewSeconds, 1) * 2;
+      const window = nonceTtlSeconds(maxSkewSeconds);
       if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(CommonCodes.UNAUTHORIZED, 'replayed nonce');
     }
     req[CALLER_APP] = app;

@@ -7,3 +7,4 @@ export * from './credentials';
 export * from './caller-app';
 export * from './account-signature.guard';
 export * from './lbs-signature.guard';
+export * from './nonce-window';

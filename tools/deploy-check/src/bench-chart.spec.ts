@@ -43,7 +43,7 @@ function parseXml(text: string): { name: string; attributes: Record<string, stri
     } else if (open) {
       if (stack.length === 0 && root) throw new Error('two root elements');
       const attributes: Record<string, string> = {};
-      for (const a of (attrs ?? '').matchAll(/([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+      for (const a of (attrs ?? '').matchAll(/(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
         if (a[1]! in attributes) throw new Error(`attribute ${a[1]} twice`);
         checkText(a[2] ?? a[3] ?? '');
         attributes[a[1]!] = a[2] ?? a[3] ?? '';

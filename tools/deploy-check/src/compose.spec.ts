@@ -41,6 +41,14 @@ describe('docker/compose.yaml', () => {
     expect(services.location!.depends_on).toEqual({ redis: { condition: 'service_healthy' } });
   });
 
+  it('gives Redis no anonymous user: location signs in as an ACL user with a password', () => {
+    const command = ([] as string[]).concat((services.redis as unknown as { command: string[] | string }).command).join(' ');
+    expect(command).toContain('--user default off');
+    expect(command).toMatch(/--user geoaccount on ">\$\$REDIS_PASSWORD"/);
+    expect(services.location!.environment?.REDIS_URL).toMatch(/^redis:\/\/geoaccount:\$\{REDIS_PASSWORD:-[^}]+\}@redis:6379\/0$/);
+    expect(services.redis!.healthcheck!.test.join(' ')).toContain('--user geoaccount');
+  });
+
   it('migrates with the compiled migrate command of the account image', () => {
     const migrate = services['account-migrate']!;
     expect(migrate.image).toBe(services.account!.image);
@@ -77,7 +85,10 @@ describe('docker/compose.yaml', () => {
     });
 
     it('publishes and probes the port it listens on, at a path it serves', () => {
-      expect(service.ports?.map((p) => Number(p.split(':').pop()))).toEqual([port]);
+      // The API port, and /metrics on METRICS_PORT (published on the host's loopback only).
+      const metricsPort = env.METRICS_PORT === undefined ? [] : [Number(env.METRICS_PORT)];
+      expect(service.ports?.map((p) => Number(p.split(':').pop()))).toEqual([port, ...metricsPort]);
+      for (const p of service.ports?.slice(1) ?? []) expect(p.startsWith('127.0.0.1:')).toBe(true);
       const url = /http:\/\/127\.0\.0\.1:(\d+)(\/[a-z/]+)/.exec(service.healthcheck!.test.join(' '));
       expect(Number(url?.[1])).toBe(port);
       expect(url?.[2]).toBe('/health/ready');

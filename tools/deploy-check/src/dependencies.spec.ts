@@ -24,7 +24,7 @@ function productionSources(dir: string): string[] {
 /** Package names a file imports or requires (bare specifiers only, subpaths cut). */
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const found = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"./][^'"]*)['"]/gm)].map(
+  const found = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^[^\S\n\r\u2028\u2029]*import\s+)['"]([^'"./][^'"]*)['"]/gm)].map(
     (m) => m[1]!,
   );
   return found

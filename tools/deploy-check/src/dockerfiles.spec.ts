@@ -4,11 +4,19 @@ import { parse as parseYaml } from 'yaml';
 import { execForm, imageEnv, instructions, parseDockerfile } from './dockerfile';
 import { ROOT, SERVICES, serviceFacts, servesGet } from './facts';
 
+
+/** Whether a RUN line runs `pnpm … deploy` (words, not a pattern: see tools/regexp-check). */
+function runsPnpmDeploy(args: string): boolean {
+  const words = args.split(/\s+/);
+  const pnpm = words.indexOf('pnpm');
+  return pnpm >= 0 && words.indexOf('deploy', pnpm + 1) > 0;
+}
+
 describe.each(SERVICES)('docker/%s.Dockerfile', (name) => {
   const facts = serviceFacts(name);
   const { stages, final } = parseDockerfile(`docker/${name}.Dockerfile`);
-  const build = stages.find((s) => s !== final && instructions(s, 'RUN').some((r) => /\bpnpm\b.*\bdeploy\b/.test(r.args)));
-  const deploy = build && instructions(build, 'RUN').find((r) => /\bpnpm\b.*\bdeploy\b/.test(r.args));
+  const build = stages.find((s) => s !== final && instructions(s, 'RUN').some((r) => runsPnpmDeploy(r.args)));
+  const deploy = build && instructions(build, 'RUN').find((r) => runsPnpmDeploy(r.args));
 
   it('is multi-stage on a Node 24 base image, pinned by tag', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -60,7 +68,8 @@ describe.each(SERVICES)('docker/%s.Dockerfile', (name) => {
   it("starts the file the app's build emits for src/main.ts", () => {
     expect(facts.mainOutput).toBe(posix.join('dist', 'main.js'));
     const workdir = instructions(final, 'WORKDIR').pop()!.args;
-    const out = /\bdeploy\b[^&]*?\s(\/\S+)/.exec(deploy!.args)?.[1];
+    const words = deploy!.args.split('&&')[0]!.split(/\s+/);
+    const out = words.slice(words.indexOf('deploy') + 1).find((w) => w.startsWith('/'));
     const copy = instructions(final, 'COPY').find((c) => c.args.includes(`--from=${build!.name}`));
     expect(copy?.args).toMatch(new RegExp(`--from=${build!.name} ${out} (\\./?|${workdir}/?)$`));
     const cmd = execForm(instructions(final, 'CMD').pop()!.args);

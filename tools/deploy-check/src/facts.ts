@@ -224,7 +224,7 @@ function stringConstants(file: string, source: ts.SourceFile, depth = 0): Map<st
 
 function joinPath(...parts: string[]): string {
   const joined = parts
-    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .map((p) => p.replace(/^\/+|(?<!\/)\/+$/g, ''))
     .filter((p) => p !== '')
     .join('/');
   return `/${joined}`;

@@ -50,6 +50,13 @@ describe('account config', () => {
     expect(() => loadAccountConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));
   });
 
+  it.each(['0'])('refuses SIGNATURE_REQUIRE_NONCE=true with SIGNATURE_MAX_SKEW_SECONDS=%s, naming both', (skew) => {
+    const load = () => loadAccountConfig({ SIGNATURE_REQUIRE_NONCE: 'true', SIGNATURE_MAX_SKEW_SECONDS: skew });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/SIGNATURE_REQUIRE_NONCE.*SIGNATURE_MAX_SKEW_SECONDS/);
+    expect(loadAccountConfig({ SIGNATURE_REQUIRE_NONCE: 'true', SIGNATURE_MAX_SKEW_SECONDS: '1' }).SIGNATURE_REQUIRE_NONCE).toBe(true);
+  });
+
   it('reads valid values', () => {
     expect(loadAccountConfig({ PORT: '8080', DATABASE_URL: 'postgres://u:p@h:5432/db', SIGNATURE_MAX_SKEW_SECONDS: '0' })).toMatchObject({
       PORT: 8080,

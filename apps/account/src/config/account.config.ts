@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
-import { loadConfig } from '@geoaccount/api';
+import { ConfigError, loadConfig } from '@geoaccount/api';
+import { nonceSettingsProblem } from '@geoaccount/signing';
 import { OperationsConfig } from '@geoaccount/observability';
 
 /**
@@ -204,7 +205,11 @@ export class AccountConfig extends OperationsConfig {
 }
 
 export function loadAccountConfig(env: NodeJS.ProcessEnv = process.env): AccountConfig {
-  return loadConfig(AccountConfig, env);
+  const config = loadConfig(AccountConfig, env);
+  // docs/contract.md §2: a nonce must be remembered for as long as its request may be accepted.
+  const nonceProblem = nonceSettingsProblem(config.SIGNATURE_REQUIRE_NONCE, config.SIGNATURE_MAX_SKEW_SECONDS);
+  if (nonceProblem) throw new ConfigError(`Invalid environment: ${nonceProblem}`);
+  return config;
 }
 
 function parseBoolean(value: unknown): unknown {

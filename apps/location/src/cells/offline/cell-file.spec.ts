@@ -64,7 +64,9 @@ describe('OpenCelliD CSV loading', () => {
     await expect(loadCellFile(join(dir, 'missing.csv'))).rejects.toThrow(/missing\.csv/);
     const corrupt = join(dir, 'corrupt.csv.gz');
     writeFileSync(corrupt, gzipSync(rows.join('\n')).subarray(0, 40));
-    await expect(loadCellFile(corrupt)).rejects.toThrow(/cannot read .*corrupt\.csv\.gz/);
+    const failure = loadCellFile(corrupt);
+    await expect(failure).rejects.toThrow('cannot read ');
+    await expect(failure).rejects.toThrow('corrupt.csv.gz');
   });
 
   it('streams a million-row gzip export into the index without holding its text', async () => {

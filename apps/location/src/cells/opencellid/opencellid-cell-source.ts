@@ -45,7 +45,7 @@ export class OpenCellIdCellSource implements CellSource {
   }
 
   locate(cell: CellKey): Promise<CellLocation | null> {
-    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/cell/get`);
+    const url = new URL(`${this.options.baseUrl.replace(/(?<!\/)\/+$/, '')}/cell/get`);
     const params = { key: this.options.key, mcc: cell.mcc, mnc: cell.mnc, lac: cell.lac, cellid: cell.cellid, format: 'json' };
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
     return this.policy.run(async (signal) => parseOpenCellId(await this.http.getJson(url, signal)));

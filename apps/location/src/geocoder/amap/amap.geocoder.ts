@@ -153,7 +153,7 @@ export class AmapGeocoder implements Geocoder {
   private call(path: string, query: Record<string, string>, parse: (body: unknown) => Place | null): Promise<Place | null> {
     const params: Record<string, string> = { ...query, key: this.options.key, output: 'JSON' };
     if (this.options.secret) params.sig = amapSignature(params, this.options.secret);
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
+    const url = new URL(this.options.baseUrl.replace(/(?<!\/)\/+$/, '') + path);
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
     return this.policy.run(async (signal) => {
       const body = await this.http.getJson(url, signal);

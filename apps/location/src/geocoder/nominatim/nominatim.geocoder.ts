@@ -116,7 +116,7 @@ export class NominatimGeocoder implements Geocoder {
   }
 
   private get(path: string, query: Record<string, string>): Promise<unknown> {
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
+    const url = new URL(this.options.baseUrl.replace(/(?<!\/)\/+$/, '') + path);
     for (const [k, v] of Object.entries({ ...query, format: 'jsonv2', addressdetails: '1' })) url.searchParams.set(k, v);
     return this.policy.run(async (signal) => {
       // Every attempt, retries included, waits for its slot of the per-process rate limit.

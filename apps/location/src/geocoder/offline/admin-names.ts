@@ -85,8 +85,29 @@ const ETHNIC = [
   '各',
 ];
 
-/** One or more ethnic names (each with an optional 族) at the end of a name. */
-const ETHNIC_TAIL = new RegExp(`(?:(?:${[...ETHNIC].sort((a, b) => b.length - a.length).join('|')})族?)+$`);
+/**
+ * `name` without the longest tail of one or more ethnic names (each with an optional 族).
+ * A scan from the end (what `/(?:(?:壮|…)族?)+$/` matches, without a pattern whose search
+ * from each start would be quadratic): `tail[i]` tells whether `name.slice(i)` is such a tail.
+ */
+function stripEthnicTail(name: string): string {
+  const n = name.length;
+  const tail: boolean[] = new Array<boolean>(n + 1).fill(false);
+  let start = n;
+  for (let i = n - 1; i >= 0; i -= 1) {
+    for (const ethnic of ETHNIC) {
+      if (!name.startsWith(ethnic, i)) continue;
+      const end = i + ethnic.length;
+      const after = (k: number) => k === n || tail[k];
+      if (after(end) || (name[end] === '族' && after(end + 1))) {
+        tail[i] = true;
+        break;
+      }
+    }
+    if (tail[i]) start = i;
+  }
+  return name.slice(0, start);
+}
 
 /** Minimum length of a short form: one character names are too ambiguous to match. */
 const MIN_SHORT = 2;
@@ -105,7 +126,7 @@ export function nameForms(fullName: string): string[] {
       const stem = fullName.slice(0, -suffix.length);
       if (stem.length < MIN_SHORT) break;
       // 广西壮族 → 广西, 延边朝鲜族 → 延边; 内蒙古 keeps its 蒙古 (the rest would be one character).
-      const bare = stem.replace(ETHNIC_TAIL, '');
+      const bare = stripEthnicTail(stem);
       add(bare.length >= MIN_SHORT ? bare : stem);
       if (bare !== stem && bare.length >= MIN_SHORT) add(stem);
       break;
@@ -131,7 +152,7 @@ export function townStem(fullName: string): string {
   for (const suffix of TOWN_SUFFIXES) {
     if (fullName.endsWith(suffix)) {
       const stem = fullName.slice(0, -suffix.length);
-      const bare = stem.replace(ETHNIC_TAIL, '');
+      const bare = stripEthnicTail(stem);
       if (bare.length >= MIN_SHORT) return bare;
       return stem.length >= MIN_SHORT ? stem : fullName;
     }
