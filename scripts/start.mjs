@@ -23,6 +23,34 @@ if (arg !== undefined && !(arg in SERVICES)) {
 }
 const names = arg ? [arg] : Object.keys(SERVICES);
 
+// One service (`start.mjs account|location`) listens on PORT, as in an image. Both at once take
+// a port each: ACCOUNT_PORT and LOCATION_PORT; the console's location URL and the location
+// service's CORS origins follow them (unless set). PORT would put both on one port.
+const ports = {};
+if (names.length > 1) {
+  if (process.env.PORT !== undefined && process.env.PORT !== '') {
+    console.error(
+      `PORT=${process.env.PORT} would put both services on one port: \`pnpm start\` takes ACCOUNT_PORT and LOCATION_PORT ` +
+        `(e.g. ACCOUNT_PORT=4201 LOCATION_PORT=4202 pnpm start); PORT is for \`pnpm start:account\` / \`pnpm start:location\`.`,
+    );
+    process.exit(2);
+  }
+  for (const name of names) {
+    const variable = `${name.toUpperCase()}_PORT`;
+    const text = process.env[variable];
+    const port = text === undefined || text === '' ? SERVICES[name].port : Number(text);
+    if (!/^\d+$/.test(String(text ?? port)) || !Number.isInteger(port) || port < 1 || port > 65535) {
+      console.error(`invalid ${variable}: ${JSON.stringify(text)} (a port number, 1-65535)`);
+      process.exit(2);
+    }
+    ports[name] = port;
+  }
+  if (ports.account === ports.location) {
+    console.error(`ACCOUNT_PORT and LOCATION_PORT are both ${ports.account}: each service needs a port of its own`);
+    process.exit(2);
+  }
+}
+
 // Build (Nx skips what is up to date); the account service also serves the web console.
 const projects = [...names];
 if (names.includes('account')) projects.push('console');
@@ -73,10 +101,22 @@ async function exit(code) {
   process.exit(code);
 }
 
+/** What `pnpm start` (both services) sets for `name`: its port, and where each finds the other. */
+function bothEnv(name) {
+  if (names.length === 1) return {};
+  if (name === 'account') {
+    return { PORT: String(ports.account), CONSOLE_LOCATION_URL: process.env.CONSOLE_LOCATION_URL || `http://127.0.0.1:${ports.location}` };
+  }
+  return {
+    PORT: String(ports.location),
+    CORS_ORIGINS: process.env.CORS_ORIGINS ?? `http://127.0.0.1:${ports.account},http://localhost:${ports.account}`,
+  };
+}
+
 function run(name) {
   // As in the images: a 16 MB young generation (V8's default on a large host is 64 MB per
   // semi-space) saves 40-60 MB of RSS at no measurable CPU cost (docs/performance.md).
-  const env = name === 'account' && embedded ? { ...process.env, DATABASE_URL: embedded.url } : process.env;
+  const env = { ...process.env, ...(name === 'account' && embedded ? { DATABASE_URL: embedded.url } : {}), ...bothEnv(name) };
   const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=16', join(root, SERVICES[name].main)], {
     cwd: root,
     env,
@@ -120,7 +160,7 @@ if (names.length > 1) {
   // Announce once both answer their liveness probe.
   const deadline = Date.now() + 120_000;
   const ready = async (name) => {
-    const port = process.env[`${name.toUpperCase()}_PORT`] ?? SERVICES[name].port;
+    const port = ports[name];
     while (Date.now() < deadline && !stopping) {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/health/live`)).ok) return `http://127.0.0.1:${port}`;

@@ -7,13 +7,14 @@
 //
 // From the shell: `node scripts/system-packages.mjs [group …]` (default: every group).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
  * What each group of suites needs: a program and the Debian package that ships it. `dirs` are
- * looked in besides the PATH (daemons in /usr/sbin are off an ordinary user's PATH).
+ * looked in besides the PATH (daemons in /usr/sbin are off an ordinary user's PATH). What is
+ * no program (a font) is found by `files` instead: present when one of them exists.
  */
 export const SYSTEM_PACKAGES = {
   redis: [
@@ -26,7 +27,15 @@ export const SYSTEM_PACKAGES = {
   ],
   tls: [{ binary: 'openssl', pkg: 'openssl' }],
   pgbouncer: [{ binary: 'pgbouncer', pkg: 'pgbouncer', dirs: ['/usr/sbin'] }],
-  browser: [{ binary: 'chromium', pkg: 'chromium' }],
+  browser: [
+    { binary: 'chromium', pkg: 'chromium' },
+    // Chinese text in the console's pages (a CJK face, not empty boxes)
+    {
+      binary: 'NotoSansCJK-Regular.ttc',
+      files: ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc'],
+      pkg: 'fonts-noto-cjk',
+    },
+  ],
   kubernetes: [{ binary: 'kubectl', script: 'tools/deploy-check/install-kubectl.sh' }],
 };
 
@@ -45,6 +54,12 @@ export function findBinary(binary, env = process.env, dirs = []) {
     }
   }
   return undefined;
+}
+
+/** Whether `req` is met here: its program on the PATH (or in `dirs`), or one of its `files`. */
+export function isPresent(req, env = process.env) {
+  if (req.files) return req.files.some((file) => existsSync(file));
+  return findBinary(req.binary, env, req.dirs) !== undefined;
 }
 
 /** The requirements of the named groups (all groups when none is named), without repeats. */
@@ -69,12 +84,12 @@ function aptPrefix(env) {
 /**
  * Makes sure every program of `requirements` can be run; installs the missing packages with
  * apt-get where it is usable. Throws one error naming what is missing otherwise.
- * @param {{binary: string, pkg?: string, script?: string, dirs?: string[]}[]} requirements
+ * @param {{binary: string, pkg?: string, script?: string, dirs?: string[], files?: string[]}[]} requirements
  * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
  * @returns {string[]} the packages installed
  */
 export function ensureSystemPackages(requirements, { env = process.env, log = (line) => console.log(line) } = {}) {
-  const absent = requirements.filter((req) => !findBinary(req.binary, env, req.dirs));
+  const absent = requirements.filter((req) => !isPresent(req, env));
   for (const req of absent.filter((r) => r.script)) {
     log(`installing ${req.binary} with ${req.script}`);
     const run = spawnSync('bash', [join(root, req.script)], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -105,7 +120,7 @@ export function ensureSystemPackages(requirements, { env = process.env, log = (l
     log(`installing ${pkg} (for ${programs.join(', ')}) with apt-get`);
     apt(['install', '-y', '-qq', '--no-install-recommends', pkg]);
   }
-  const still = missing.filter((req) => !findBinary(req.binary, env, req.dirs));
+  const still = missing.filter((req) => !isPresent(req, env));
   if (still.length > 0) {
     throw new Error(`apt-get installed ${pkgs.join(', ')} but ${still.map((req) => req.binary).join(', ')} is still not found on the PATH`);
   }

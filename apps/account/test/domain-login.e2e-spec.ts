@@ -6,6 +6,7 @@ import { DEFAULT_USER_FILTER, type DirectoryConfig, type DirectorySettings } fro
 import { APP_A, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
 import { DelayProxy, LDAP, PrivateSlapd, SilentServer, freePort } from './support/slapd';
 import { OK } from './support/user-fixtures';
+import { LATE_MS, printFigure } from '@geoaccount/testing';
 
 const FAILED = { response_code: '20441', response_message: 'login verification failed' };
 const LOCKED = { response_code: '20443', response_message: 'too many failed logins' };
@@ -13,6 +14,8 @@ const BAD_TYPE = { response_code: '20442', response_message: 'user type incorrec
 const UNAVAILABLE = { response_code: '20499', response_message: 'directory unavailable' };
 const CHEAP = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
 const TIMEOUT_MS = 1500;
+/** Delay of every answer of the distant directory. */
+const DISTANCE_MS = 200;
 
 /** A further app of the run (gcm), named by `n`. */
 function app(n: number): Required<AppCredential> {
@@ -76,7 +79,7 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
   const FAILOVER = app(9);
   const NO_DIRECTORY = app(10);
   const BAD_SERVICE = app(11);
-  const DISTANT = app(12); // every answer of the directory 60 ms late
+  const DISTANT = app(12); // every answer of the directory DISTANCE_MS late
   let silent: SilentServer;
   let distant: DelayProxy;
 
@@ -85,7 +88,7 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
     // empty password must not fall into.
     slapd = await PrivateSlapd.start({ anonymousBinds: true });
     silent = await SilentServer.start();
-    distant = await DelayProxy.start(slapd.port, 60);
+    distant = await DelayProxy.start(slapd.port, DISTANCE_MS);
     const closedPort = await freePort();
     directories = {
       byApp: new Map([
@@ -138,9 +141,10 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
     expect(await h.a.login('solo', LDAP.users.solo)).toMatchObject({ status: 401, body: FAILED });
   });
 
-  it('answers "not in the directory" and "wrong password" in similar time (a directory 60 ms away)', async () => {
+  it(`answers "not in the directory" and "wrong password" in similar time (a directory ${DISTANCE_MS} ms away)`, async () => {
     // Without the wait, "not in the directory" would skip the user bind: 2 round trips of
-    // the directory instead of 3, a third faster.
+    // the directory instead of 3, a third faster. The directory is far enough away that its
+    // round trips, not the load of the machine, make most of a login's time.
     const distantApp = h.client(DISTANT);
     await domainUser(distantApp, 'alice');
     await domainUser(distantApp, 'ghost');
@@ -157,10 +161,11 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
       if (i % 4 === 3) await h.db.query('DELETE FROM login_failures WHERE app_token = $1', [DISTANT.appToken]); // stay below the lock
     }
     const ratio = median(notFound) / median(wrong);
+    printFigure('directory login median: not in the directory / wrong password', `${median(notFound).toFixed(0)} / ${median(wrong).toFixed(0)}`);
     // without the wait about 0.67
     expect(ratio).toBeGreaterThan(0.8);
     expect(ratio).toBeLessThan(1.25);
-  });
+  }, 90_000);
 
   it('escapes the login id in the filter (RFC 4515): no injection widens the search', async () => {
     const solo = h.client(SOLO);
@@ -210,8 +215,10 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
   it('a directory that accepts the connection and never answers: 503 20499 within the deadline', async () => {
     const [res, ms] = await timed(() => h.client(SILENT).login('alice', LDAP.users.alice));
     expect(res).toMatchObject({ status: 503, body: UNAVAILABLE });
+    printFigure(`silent directory: answered after (deadline ${TIMEOUT_MS} ms)`, ms);
+    // not before the deadline; late only by what a loaded machine delays a timer (the directory never answers)
     expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
-    expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(ms).toBeLessThan(TIMEOUT_MS + LATE_MS);
   });
 
   it('tries several urls in order', async () => {
@@ -307,7 +314,7 @@ describe('domain login: the directory stopped and restarted', () => {
       // past 5 unavailable checks the circuit opens: refused at once, still 503 20499
       const [res, ms] = await timed(() => h.a.login('alice', LDAP.users.alice));
       expect(res).toMatchObject({ status: 503, body: UNAVAILABLE });
-      expect(ms).toBeLessThan(TIMEOUT_MS + 500);
+      expect(ms).toBeLessThan(TIMEOUT_MS + LATE_MS);
     }
     // not counted as failures
     const { rows } = await h.db.query(`SELECT cardinality(failed_at) AS n FROM login_failures WHERE user_login_id = 'alice'`);

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { AccountClient } from '@geoaccount/client';
-import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/testing';
+import { LATE_MS, type ServiceProcess, buildService, driveLoad, printFigure, startServiceProcess } from '@geoaccount/testing';
 import { APP_A } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 
@@ -98,6 +98,7 @@ describe('the account service process', () => {
     // probe fails (polled every 100 ms; the drain period is much longer).
     let signalledAt: number | undefined = undefined;
     let notReadyAt: number | undefined;
+    let answered = 0;
     const watcher = (async () => {
       while (notReadyAt === undefined) {
         await new Promise((r) => setTimeout(r, 100));
@@ -111,12 +112,14 @@ describe('the account service process', () => {
         // a fast query and a slow login (argon2id) in turn
         const res = i % 3 === 0 ? await client.login('loader', 'Load-Pass-1') : await client.listUsers({ user_login_ids: 'loader' });
         const body = res.body as { response_code?: string };
+        if (res.status === 200 && body.response_code === '90000') answered++;
         return res.status === 200 && body.response_code === '90000' ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
       },
       () => notReadyAt !== undefined,
       () => signalledAt,
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    // Signal once the load has really run (a loaded machine answers fewer requests a second).
+    for (const until = Date.now() + 60_000; answered < 25 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
     signalledAt = Date.now();
     running.child.kill('SIGTERM');
     const exitedAt = running.exited.then(() => Date.now());
@@ -126,7 +129,10 @@ describe('the account service process', () => {
     expect(((await ready.json()) as { error: Record<string, unknown> }).error.shutdown).toEqual({ status: 'down', message: 'shutting down' });
     const result = await load;
     expect(await running.exited).toEqual({ code: 0, signal: null });
-    expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+    // Exit code 0 says it finished before its own SHUTDOWN_TIMEOUT_MS (past it, it exits 1); the
+    // wall clock only bounds it generously, as a loaded machine delays the child's exit.
+    printFigure('SIGTERM under load: exited after', (await exitedAt) - signalledAt);
+    expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + LATE_MS);
     expect(result.failures).toEqual([]);
     expect(result.ok).toBeGreaterThan(20); // the load really ran (a loaded 2-core machine serves far fewer argon2 logins)
     expect(result.refused).toBe(0);

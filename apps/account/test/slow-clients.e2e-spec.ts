@@ -1,12 +1,18 @@
 import type { AddressInfo } from 'node:net';
-import { slowRequest } from '@geoaccount/testing';
+import { LATE_MS, printFigure, slowRequest } from '@geoaccount/testing';
 import { type RunningAccountApp, listenAccountApp } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 
 const HEADERS_MS = 1000;
 const REQUEST_MS = 2000;
-/** Room for the server's check of expired connections, on a busy machine. */
-const SLACK_MS = 1500;
+/**
+ * How late past its limit the server may close the connection: its check of expired
+ * connections runs every few hundred ms, and a loaded machine delays timers by seconds. Without
+ * the timeouts Node's own defaults (60 s / 300 s) would keep the connection open far longer.
+ */
+const SLACK_MS = LATE_MS;
+/** The client sends one byte every 100 ms (its headers or body take ~20 s) and gives up after this. */
+const GIVE_UP_MS = REQUEST_MS + SLACK_MS + 3000;
 
 describe('slow clients (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS)', () => {
   let running: RunningAccountApp;
@@ -27,7 +33,8 @@ describe('slow clients (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS)', () =
 
   it('cuts off a client that sends its headers one byte at a time, within the headers timeout', async () => {
     const head = `GET /account/v1.0.1/auths HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'x'.repeat(200)}\r\n\r\n`;
-    const res = await slowRequest(port, [...head], { everyMs: 100, giveUpMs: 10_000 });
+    const res = await slowRequest(port, [...head], { everyMs: 100, giveUpMs: GIVE_UP_MS });
+    printFigure(`slow headers: closed after (limit ${HEADERS_MS} ms)`, res.closedAfterMs ?? Number.NaN);
     expect(res.closedAfterMs).toBeDefined();
     expect(res.closedAfterMs!).toBeGreaterThanOrEqual(HEADERS_MS - 100);
     expect(res.closedAfterMs!).toBeLessThan(HEADERS_MS + SLACK_MS);
@@ -38,7 +45,8 @@ describe('slow clients (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS)', () =
     const head =
       'POST /account/v1.0.1/auths/A1 HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
       'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n';
-    const res = await slowRequest(port, [head, ...'auth_name=slow&x='.split(''), ...'y'.repeat(200)], { everyMs: 100, giveUpMs: 10_000 });
+    const res = await slowRequest(port, [head, ...'auth_name=slow&x='.split(''), ...'y'.repeat(200)], { everyMs: 100, giveUpMs: GIVE_UP_MS });
+    printFigure(`endless body: closed after (limit ${REQUEST_MS} ms)`, res.closedAfterMs ?? Number.NaN);
     expect(res.closedAfterMs).toBeDefined();
     expect(res.closedAfterMs!).toBeGreaterThanOrEqual(REQUEST_MS - 100);
     expect(res.closedAfterMs!).toBeLessThan(REQUEST_MS + SLACK_MS);

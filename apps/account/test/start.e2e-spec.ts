@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AccountClient } from '@geoaccount/client';
 import { buildService, freePort } from '@geoaccount/testing';
+import { createTestDatabase, dropTestDatabase } from './support/database';
 
 const ROOT = resolve(__dirname, '../../..');
 const DEMO = { appToken: 'app-7f3a9c2e41d08b56', secret: 'demo-secret-0123456789abcdef', aesKey: 'demo-aes-key', aesMode: 'gcm' as const };
@@ -108,4 +109,84 @@ describe('starting the account service without DATABASE_URL', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 180_000);
+});
+
+describe('`pnpm start`: both services, each on its port', () => {
+  it('refuses PORT, naming it and the two variables to use instead, before building anything', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+      cwd: ROOT,
+      env: { ...envWithout('ACCOUNT_PORT', 'LOCATION_PORT'), PORT: '4201' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { text, exited } = collect(child);
+    expect(await exited).toBe(2);
+    expect(text()).toMatch(/PORT=4201 would put both services on one port/);
+    expect(text()).toContain('ACCOUNT_PORT');
+    expect(text()).toContain('LOCATION_PORT');
+  }, 30_000);
+
+  it.each([
+    [{ ACCOUNT_PORT: 'http' }, /invalid ACCOUNT_PORT: "http"/],
+    [{ LOCATION_PORT: '70000' }, /invalid LOCATION_PORT: "70000"/],
+    [{ ACCOUNT_PORT: '4300', LOCATION_PORT: '4300' }, /ACCOUNT_PORT and LOCATION_PORT are both 4300/],
+  ])('refuses %j, naming the variable', async (env, message) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+      cwd: ROOT,
+      env: { ...envWithout('PORT', 'ACCOUNT_PORT', 'LOCATION_PORT'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { text, exited } = collect(child);
+    expect(await exited).toBe(2);
+    expect(text()).toMatch(message);
+  }, 30_000);
+
+  it('ACCOUNT_PORT and LOCATION_PORT: each service on its own; the console finds location there, and location lets the console in', async () => {
+    const [accountPort, locationPort] = [await freePort(), await freePort()];
+    const database = await createTestDatabase();
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+      cwd: ROOT,
+      env: {
+        ...envWithout('PORT', 'APP_CREDENTIALS', 'APP_CREDENTIALS_FILE', 'NODE_ENV', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'CONSOLE_LOCATION_URL', 'CORS_ORIGINS'),
+        ACCOUNT_PORT: String(accountPort),
+        LOCATION_PORT: String(locationPort),
+        DATABASE_URL: database.url,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { text, exited } = collect(child);
+    try {
+      const deadline = Date.now() + 240_000;
+      while (!text().includes('Ctrl-C stops both')) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`not started:\n${text()}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(text()).toContain(`account   http://127.0.0.1:${accountPort}/account/v1.0.1`);
+      expect(text()).toContain(`location  http://127.0.0.1:${locationPort}/lbsapi/api`);
+      expect(text()).not.toMatch(/EADDRINUSE/);
+
+      const config = await fetch(`http://127.0.0.1:${accountPort}/console/config.json`);
+      expect(config.status).toBe(200);
+      expect(await config.json()).toMatchObject({ locationUrl: `http://127.0.0.1:${locationPort}` });
+
+      const origin = `http://127.0.0.1:${accountPort}`;
+      const preflight = await fetch(`http://127.0.0.1:${locationPort}/lbsapi/api/lbsQuery`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+      const other = await fetch(`http://127.0.0.1:${locationPort}/lbsapi/api/lbsQuery`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://127.0.0.1:3001', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await dropTestDatabase(database.name);
+    }
+  }, 300_000);
 });

@@ -5,10 +5,14 @@ import { type Sample, steadyLoad, tally } from '../src/load';
 import { PrivatePostgres } from '../src/private-postgres';
 import { ServiceProcess, stopAllServices } from '../src/service-process';
 
-/** No request may take longer than this while PostgreSQL is down. */
-const OUTAGE_LATENCY_BOUND_MS = 1000;
-/** The service must answer again within this time of PostgreSQL being back. */
-const RECOVERY_BOUND_MS = 5000;
+/**
+ * No request may take longer than this while PostgreSQL is down: short of the outage itself
+ * (3 s), so a request that waited for the server to come back fails it, and generous for a
+ * loaded machine (the figure printed is the measure).
+ */
+const OUTAGE_LATENCY_BOUND_MS = 2500;
+/** The service must answer again within this time of PostgreSQL being back (generous: the figure is the measure). */
+const RECOVERY_BOUND_MS = 15_000;
 
 describe('PostgreSQL fault under steady signed load', () => {
   let pg: PrivatePostgres;
@@ -48,7 +52,7 @@ describe('PostgreSQL fault under steady signed load', () => {
     const upStart = run.now();
     pg.start();
     const up = run.now();
-    await phase(RECOVERY_BOUND_MS + 2000);
+    await phase(RECOVERY_BOUND_MS + 5000);
     const hung = await run.stop(10_000);
     const samples = run.samples;
 

@@ -9,6 +9,7 @@ interface Requirement {
   pkg?: string;
   script?: string;
   dirs?: string[];
+  files?: string[];
 }
 interface SystemPackages {
   SYSTEM_PACKAGES: Record<string, Requirement[]>;
@@ -65,6 +66,19 @@ describe('scripts/system-packages.mjs', () => {
       else expect(req.pkg).toMatch(/^[a-z0-9][a-z0-9.+-]+$/);
     }
     expect(() => requirementsOf(['no-such-group'])).toThrow('unknown group of system packages: no-such-group');
+    // the browser tests draw Chinese text: a CJK font besides Chromium
+    expect(requirementsOf(['browser']).map((r) => r.pkg)).toEqual(['chromium', 'fonts-noto-cjk']);
+  });
+
+  it('finds a font by its file, and asks for its package when the file is absent', async () => {
+    const { ensureSystemPackages } = await load();
+    const font = join(dir, 'NotoSansCJK-Regular.ttc');
+    const req = { binary: 'NotoSansCJK-Regular.ttc', files: [font], pkg: 'fonts-noto-cjk' };
+    expect(() => ensureSystemPackages([req], { env: { PATH: bin }, log: () => {} })).toThrow(
+      'the tests need NotoSansCJK-Regular.ttc, which this machine lacks: install the packages fonts-noto-cjk',
+    );
+    writeFileSync(font, '');
+    expect(ensureSystemPackages([req], { env: { PATH: bin }, log: () => {} })).toEqual([]);
   });
 
   it('finds programs only where they are', async () => {

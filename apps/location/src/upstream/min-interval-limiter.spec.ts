@@ -5,13 +5,19 @@ describe('MinIntervalLimiter', () => {
     const limiter = new MinIntervalLimiter(100);
     const started = performance.now();
     const at: number[] = [];
-    await Promise.all(
-      [0, 1, 2].map(async () => {
+    // The first caller does not wait at all: it goes before anything queued on the event loop.
+    let firstBeforeNextTurn: boolean | undefined;
+    const nextTurn = new Promise<void>((resolve) => setImmediate(resolve)).then(() => (firstBeforeNextTurn ??= false));
+    await Promise.all([
+      ...[0, 1, 2].map(async () => {
         await limiter.acquire();
+        firstBeforeNextTurn ??= true;
         at.push(performance.now() - started);
       }),
-    );
-    expect(at[0]).toBeLessThan(50);
+      nextTurn,
+    ]);
+    expect(firstBeforeNextTurn).toBe(true);
+    // the others at least the interval apart (timers never fire early; a busy machine only makes them later)
     expect(at[1]).toBeGreaterThanOrEqual(95);
     expect(at[2]).toBeGreaterThanOrEqual(195);
   });
