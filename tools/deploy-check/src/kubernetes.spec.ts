@@ -193,3 +193,41 @@ describe('the account migration Job', () => {
     expect(facts.configKeys).toContain('DATABASE_AUTO_MIGRATE');
   });
 });
+
+/**
+ * The connections the account service may open at once stay within the PostgreSQL server's
+ * `max_connections` (docs/operations.md, "Scale out"): every replica the autoscaler may run plus
+ * the rollout's surge, each with its pool, and the Jobs (the migration's 2: one holds the lock,
+ * one migrates; the key rotation's pool), below `max_connections` less the superuser's reserve.
+ */
+describe('the account database connection budget', () => {
+  const MIGRATION_CONNECTIONS = 2; // migrationDataSourceOptions: poolSize 2
+  for (const dir of ['k8s/base/account', 'k8s/overlays/example']) {
+    it(`fits the documented max_connections (${dir})`, () => {
+      const objects = render(dir);
+      const deployment = named(objects, 'Deployment', 'account')!;
+      const annotations = deployment.metadata.annotations ?? {};
+      const max = Number(annotations['geoaccount.io/database-max-connections']);
+      const reserved = Number(annotations['geoaccount.io/database-reserved-connections'] ?? 3);
+      expect(max).toBeGreaterThan(0);
+      const config = generated(objects, 'ConfigMap', 'account-config')!.data as Record<string, string>;
+      const pool = Number(config.DATABASE_POOL_SIZE ?? 10);
+      const hpa = named(objects, 'HorizontalPodAutoscaler', 'account')!.spec as { maxReplicas: number };
+      const strategy = (deployment.spec as { strategy?: { rollingUpdate?: { maxSurge?: number | string } } }).strategy;
+      const surgeSetting = strategy?.rollingUpdate?.maxSurge ?? '25%';
+      const surge =
+        typeof surgeSetting === 'number' ? surgeSetting : Math.ceil((hpa.maxReplicas * Number(String(surgeSetting).replace('%', ''))) / 100);
+      const jobPool = (name: string) => {
+        const job = named(objects, 'Job', name);
+        if (!job) return 0;
+        const env = templateOf(job).spec.containers[0]!.env as { name: string; value?: string }[] | undefined;
+        const own = env?.find((e) => e.name === 'DATABASE_POOL_SIZE')?.value;
+        return Number(own ?? pool);
+      };
+      const jobs = (named(objects, 'Job', 'account-migrate') ? MIGRATION_CONNECTIONS : 0) + jobPool('account-rotate-pii');
+      const budget = (hpa.maxReplicas + surge) * pool + jobs;
+      process.stdout.write(`${dir}: (${hpa.maxReplicas} replicas + ${surge} surge) x ${pool} + Jobs ${jobs} = ${budget} of ${max} - ${reserved}\n`);
+      expect(budget).toBeLessThanOrEqual(max - reserved);
+    });
+  }
+});
