@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 /** The lease of the account service's background jobs (a row of `job_leases`). */
