@@ -7,8 +7,11 @@ import { PiiAtRest1767226100000 } from './1767226100000-pii-at-rest';
 import { UserOrdinals1767226200000 } from './1767226200000-user-ordinals';
 import { JobLeases1767226300000 } from './1767226300000-job-leases';
 
+import { withLockTimeout } from './lock-timeout';
+
 /**
- * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
+ * Every migration of the account schema, oldest first, each with a `lock_timeout`
+ * (`withLockTimeout`). Listed explicitly (no globs) so that
  * the same list works from the TypeScript sources and from `dist`. Append new ones at the end.
  */
 export const MIGRATIONS = [
@@ -20,4 +23,4 @@ export const MIGRATIONS = [
   PiiAtRest1767226100000,
   UserOrdinals1767226200000,
   JobLeases1767226300000,
-];
+].map((m) => withLockTimeout(m));
