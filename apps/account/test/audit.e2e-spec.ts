@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { maintainAuditPartitions } from '../src/audit/audit-partitions';
-import { AUDIT_ID_LOCK } from '../src/audit/audit-events.repository';
+import { AuditEventsRepository, auditEventCte, auditEventParams } from '../src/audit/audit-events.repository';
 import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth } from './support/fixtures';
 import type { AuditEventView } from '../src/audit/audit-events.service';
@@ -28,6 +28,24 @@ describe('audit trail (interface 207)', () => {
     });
   });
   afterAll(() => h?.close());
+
+  /** Writes an event as the service's writers do, in the caller's open transaction. */
+  async function slowWrite(client: { query: (sql: string, params: unknown[]) => Promise<unknown> }, appToken: string, resourceId: string) {
+    await client.query(
+      `WITH ${auditEventCte(1)} SELECT 1 FROM "audit_event"`,
+      auditEventParams({
+        appToken,
+        action: 'create',
+        resourceType: 'auth',
+        resourceId,
+        operator: '',
+        requestId: '',
+        clientIp: '',
+        resultCode: '90000',
+        changes: '',
+      }),
+    );
+  }
 
   async function eventsOf(appToken: string, resourceId: string): Promise<Record<string, string>[]> {
     const { rows } = await h.db.query(
@@ -230,11 +248,7 @@ describe('audit trail (interface 207)', () => {
       const slow = await h.db.connect();
       try {
         await slow.query('BEGIN');
-        await slow.query(
-          `WITH "lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK}))
-           INSERT INTO audit_events (app_token, action, resource_type, resource_id, result_code) SELECT $1, 'create', 'auth', 'SLOW', '90000' FROM "lock"`,
-          [PAGED_APP.appToken],
-        );
+        await slowWrite(slow, PAGED_APP.appToken, 'SLOW');
         // A later id, committed first.
         expect((await paged().createAuth('FAST', { auth_name: 'fast' })).status).toBe(201);
         const reading = paged().auditEvents(after(last));
@@ -244,6 +258,32 @@ describe('audit trail (interface 207)', () => {
         const next = page.event_list.at(-1)?.event_id ?? last;
         const rest = ((await paged().auditEvents(after(next))).body as unknown as EventPage).event_list;
         expect([...page.event_list, ...rest].map((e) => e.resource_id)).toEqual(['SLOW', 'FAST']);
+      } finally {
+        await slow.query('ROLLBACK').catch(() => undefined);
+        slow.release();
+      }
+    });
+
+    it("never waits for another app's uncommitted write; that app's page and a page across apps do", async () => {
+      const slow = await h.db.connect();
+      const repository = h.app.get(AuditEventsRepository);
+      const settled = <T>(p: Promise<T>) => Promise.race([p.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 1500))]);
+      try {
+        await slow.query('BEGIN');
+        await slowWrite(slow, APP_A.appToken, 'OTHER-APP-SLOW');
+        // This app's page answers while app A's writer holds its lock...
+        const started = Date.now();
+        const own = await paged().auditEvents({ page_size: '1' });
+        process.stdout.write(`audit: a page of one app answered in ${Date.now() - started} ms while another app's write was uncommitted\n`);
+        expect(own).toMatchObject({ status: 200, body: { response_code: '90000' } });
+        // ...app A's own page and a page across apps wait for it (they could skip its event).
+        const ofA = h.a.auditEvents({ resource_id: 'OTHER-APP-SLOW' });
+        const across = repository.page(undefined, { resourceId: 'OTHER-APP-SLOW' }, 'UTC', 10);
+        expect(await settled(ofA)).toBe('waiting');
+        expect(await settled(across)).toBe('waiting');
+        await slow.query('COMMIT');
+        expect((await ofA).body).toMatchObject({ response_code: '90000', count: '1' });
+        expect((await across).map((e) => [e.app_token, e.resource_id])).toEqual([[APP_A.appToken, 'OTHER-APP-SLOW']]);
       } finally {
         await slow.query('ROLLBACK').catch(() => undefined);
         slow.release();

@@ -98,7 +98,10 @@ describe('the account service through PgBouncer (pool_mode = transaction)', () =
     await seedAuth(h.a, 'pb-root', { auth_state: '1', sub_auth_flag: '1' });
     await seedAuth(h.a, 'pb-leaf', { auth_state: '1', parent_auth_id: 'pb-root' });
     expect(await h.a.modifyAuth('pb-leaf', { auth_name: 'renamed leaf' })).toMatchObject({ status: 201, body: OK });
-    expect(await h.a.getAuth('pb-leaf')).toMatchObject({ status: 200, body: { auth_id: 'pb-leaf', auth_name: 'renamed leaf', parent_auth_id: 'pb-root' } });
+    expect(await h.a.getAuth('pb-leaf')).toMatchObject({
+      status: 200,
+      body: { auth_id: 'pb-leaf', auth_name: 'renamed leaf', parent_auth_id: 'pb-root' },
+    });
     const auths = (await h.a.listAuths()).body as { count: string };
     expect(Number(auths.count)).toBeGreaterThanOrEqual(2);
 
@@ -126,9 +129,10 @@ describe('the account service through PgBouncer (pool_mode = transaction)', () =
     await seedUser(h.a, 'pb-burst');
     const results = await Promise.all(Array.from({ length: 5 }, () => h.a.login('pb-burst', 'not the password')));
     for (const r of results) expect(r).toMatchObject({ status: 401, body: FAILED });
-    const { rows } = await h.db.query(`SELECT cardinality(failed_at) AS n FROM login_failures WHERE app_token = $1 AND user_login_id = 'pb-burst'`, [
-      APP_A.appToken,
-    ]);
+    const { rows } = await h.db.query(
+      `SELECT cardinality(failed_at) AS n FROM login_failures WHERE app_token = $1 AND user_login_id = 'pb-burst'`,
+      [APP_A.appToken],
+    );
     expect(rows).toEqual([{ n: 5 }]);
     expect(await h.a.login('pb-burst', NEW_USER.user_pwd)).toMatchObject({ status: 403, body: LOCKED });
   });
@@ -154,7 +158,9 @@ describe('the account service through PgBouncer (pool_mode = transaction)', () =
     const requests = Array.from({ length: 200 }, (_, i) => {
       switch (i % 5) {
         case 0:
-          return h.a.registerUser(`pb-many-${i}`, { ...NEW_USER, user_mobile: `1390000${String(i).padStart(4, '0')}` }).then((r) => [r, 201] as const);
+          return h.a
+            .registerUser(`pb-many-${i}`, { ...NEW_USER, user_mobile: `1390000${String(i).padStart(4, '0')}` })
+            .then((r) => [r, 201] as const);
         case 1:
           return h.a.getUser('pb-reader').then((r) => [r, 200] as const);
         case 2:

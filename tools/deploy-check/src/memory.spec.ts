@@ -29,8 +29,13 @@ function flag(options: string[], name: string): number | undefined {
   return values.at(-1);
 }
 
-const containersOf = (o: K8sObject): Container[] =>
-  (o.spec as { template?: { spec: { containers: Container[] } } } | undefined)?.template?.spec.containers ?? [];
+type PodSpecOf = { spec: { containers: Container[]; initContainers?: Container[] } };
+/** The containers (init containers included) of a Deployment's, a Job's or a CronJob's pods. */
+const containersOf = (o: K8sObject): Container[] => {
+  const spec = o.spec as { template?: PodSpecOf; jobTemplate?: { spec: { template: PodSpecOf } } } | undefined;
+  const pod = spec?.template ?? spec?.jobTemplate?.spec.template;
+  return pod ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers] : [];
+};
 
 /**
  * V8's heap may grow to its old space plus three semi-spaces; the rest of the pod's limit is

@@ -4,11 +4,18 @@ import { GenerateSql, MANAGER } from '../database/generate-sql';
 import { ALL_APPS, type AppScope, type AppToken, asAppToken } from '../common/app-scope';
 
 /**
- * Writers hold this advisory lock shared from the moment an event id is drawn until their
- * transaction ends; a page read takes it exclusively, so it sees every event whose id it could
- * skip past already committed (or rolled back): the cursor returns each event exactly once.
+ * Writers hold two advisory locks shared from the moment an event id is drawn until their
+ * transaction ends: their app's, `(AUDIT_APP_LOCK, hashtext(app_token))`, and the trail's,
+ * `AUDIT_ID_LOCK`. A page of one app takes its app's lock exclusively, so it sees every event of
+ * that app whose id it could skip past already committed (or rolled back) — the cursor returns
+ * each event exactly once — and never waits for another app's writers. A page across apps takes
+ * the trail's lock exclusively: it waits for every writer. Two apps whose tokens hash alike
+ * share a lock, which only makes one wait for the other.
  */
 export const AUDIT_ID_LOCK = 0x61756474; // 'audt'
+
+/** The first key of the per-app lock (the second is `hashtext(app_token)`). */
+export const AUDIT_APP_LOCK = 0x61756461; // 'auda'
 
 /** An event as stored (its id and time are the database's). */
 export interface AuditEventRow {
@@ -75,8 +82,8 @@ const APP = asAppToken('app-7f3a9c2e41d08b56');
 export const AUDIT_EVENT_PARAMS = 9;
 
 /**
- * The event's insert as CTEs for a data-modifying statement: `"audit_lock"` takes the id lock
- * shared, `"audit_event"` inserts the row of parameters `$first` … `$first + 8` (see
+ * The event's insert as CTEs for a data-modifying statement: `"audit_lock"` takes the id locks
+ * shared (the trail's and the app's), `"audit_event"` inserts the row of parameters `$first` … `$first + 8` (see
  * {@link auditEventParams}). With `onlyIf`, the name of a CTE of the same statement, the event
  * is written only when that CTE returns a row (the change happened). The statement is one
  * transaction on its own, or runs inside the caller's: the event commits with the change or
@@ -84,7 +91,7 @@ export const AUDIT_EVENT_PARAMS = 9;
  */
 export function auditEventCte(first: number, onlyIf?: string): string {
   const p = (i: number) => `$${first + i}`;
-  return `"audit_lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK})),
+  return `"audit_lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK}), pg_advisory_xact_lock_shared(${AUDIT_APP_LOCK}, hashtext(${p(0)}::text))),
     "audit_event" AS (
       INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
       SELECT ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)} FROM "audit_lock"
@@ -137,8 +144,9 @@ export class AuditEventsRepository {
   }
 
   /**
-   * The app's first `limit` events matching `filter`, by id. Exclusive on the id lock: every
-   * event id below the newest visible one is settled. `zone`: the zone of the filter's times.
+   * The first `limit` events of the scope's apps matching `filter`, by id. Exclusive on the
+   * app's id lock (the trail's for several or every app): every event id
+   * of the page's apps below the newest visible one is settled. `zone`: the zone of the filter's times.
    */
   @GenerateSql(
     { name: 'no filter', params: [APP, {}, 'UTC', 101] },
@@ -190,7 +198,11 @@ export class AuditEventsRepository {
     if (filter.toTime !== undefined) add((p) => `"event_time" < (${p}::timestamp AT TIME ZONE '${zone}')`, filter.toTime);
 
     return this.dataSource.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_ID_LOCK})`);
+      // One app: its own lock, so that another app's writers never hold the page up; several
+      // apps or every app: the trail's lock, which every writer holds shared.
+      const one = scope.appTokens?.length === 1 ? scope.appTokens[0] : undefined;
+      if (one === undefined) await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_ID_LOCK})`);
+      else await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_APP_LOCK}, hashtext($1::text))`, [one]);
       return (await em.query(
         `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
                 "operator", "request_id", "client_ip", "result_code", "changes"

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountConfig } from '../config/account.config';
+import { JobLeader } from '../database/job-leader';
 
 /** Monthly partitions created ahead of time: this month and the next two. */
 export const AUDIT_MONTHS_AHEAD = 2;
@@ -38,21 +39,30 @@ export async function maintainAuditPartitions(
   return { created: Number(created), dropped };
 }
 
+/**
+ * Runs {@link maintainAuditPartitions} on the instance that holds the background jobs' lease:
+ * when it takes the lease (at start, or from a holder that died) and then daily.
+ */
 @Injectable()
-export class AuditPartitions implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AuditPartitions implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('AuditPartitions');
   private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(AccountConfig) private readonly config: AccountConfig,
+    private readonly leader: JobLeader,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  onModuleInit(): void {
     // Not fatal: with migrations still pending (DATABASE_AUTO_MIGRATE=false) the service starts
     // unready, and the migration itself creates the months ahead.
-    await this.run().catch((err: unknown) => this.logger.warn(`audit partitions not maintained: ${(err as Error).message}`));
-    this.timer = setInterval(() => void this.run().catch((err: unknown) => this.logger.error(err)), DAY_MS);
+    this.leader.onAcquired('audit partitions', () =>
+      this.run().catch((err: unknown) => this.logger.warn(`audit partitions not maintained: ${(err as Error).message}`)),
+    );
+    this.timer = setInterval(() => {
+      if (this.leader.isLeader()) void this.run().catch((err: unknown) => this.logger.error(err));
+    }, DAY_MS);
     this.timer.unref();
   }
 

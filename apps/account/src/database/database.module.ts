@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { NONCE_STORE } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
 import { dataSourceOptions, migrationDataSourceOptions } from './database.options';
+import { JobLeader } from './job-leader';
 import { PgNonceStore } from './pg-nonce-store';
 import { runMigrations } from './run-migrations';
 import { ensureStatementTimeout, statementTimeoutSql } from './statement-timeout';
@@ -42,8 +43,8 @@ export class DatabaseModule implements OnModuleInit {
           },
         }),
       ],
-      providers: [PgNonceStore, { provide: NONCE_STORE, useExisting: PgNonceStore }],
-      exports: [NONCE_STORE],
+      providers: [JobLeader, PgNonceStore, { provide: NONCE_STORE, useExisting: PgNonceStore }],
+      exports: [NONCE_STORE, JobLeader],
     };
   }
 

@@ -13,7 +13,9 @@ import { runMigrations } from './run-migrations';
 async function migrate(): Promise<void> {
   const config = loadAccountConfig();
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required (the embedded database migrates itself at start)');
-  const dataSource = new DataSource(migrationDataSourceOptions({ ...config, url: config.DATABASE_URL, migrationUrl: config.DATABASE_MIGRATION_URL }));
+  const dataSource = new DataSource(
+    migrationDataSourceOptions({ ...config, url: config.DATABASE_URL, migrationUrl: config.DATABASE_MIGRATION_URL }),
+  );
   await dataSource.initialize();
   try {
     const applied = await runMigrations(dataSource);

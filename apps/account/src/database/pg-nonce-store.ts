@@ -1,20 +1,24 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { NonceStore } from '@geoaccount/signing';
+import { JobLeader } from './job-leader';
 
 const PURGE_EVERY_MS = 60_000;
 
 /**
  * Nonces in PostgreSQL, so a replay is refused by every instance: a (app, nonce) row lives
  * until `expires_at`; claiming an expired one takes it over. Expired rows are purged
- * periodically.
+ * periodically, by the instance that holds the background jobs' lease.
  */
 @Injectable()
 export class PgNonceStore implements NonceStore, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(PgNonceStore.name);
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly leader?: JobLeader,
+  ) {}
 
   async claim(appToken: string, nonce: string, ttlSeconds: number): Promise<boolean> {
     const rows = (await this.dataSource.query(
@@ -36,6 +40,7 @@ export class PgNonceStore implements NonceStore, OnModuleInit, OnApplicationShut
 
   onModuleInit(): void {
     this.timer = setInterval(() => {
+      if (this.leader && !this.leader.isLeader()) return;
       this.purge().catch((err: unknown) => this.logger.warn(`nonce purge failed: ${(err as Error).message}`));
     }, PURGE_EVERY_MS);
     this.timer.unref();

@@ -22,7 +22,9 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
     await runner.startTransaction();
     try {
       await runner.query('SET LOCAL statement_timeout = 0');
-      await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      // A literal, not a parameter: a parameterised query leaves its portal (and its snapshot)
+      // open in the transaction, and `CREATE INDEX CONCURRENTLY` would wait for that snapshot.
+      await runner.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
       const applied = await dataSource.runMigrations({ transaction: 'each' });
       return applied.map((m) => m.name);
     } finally {

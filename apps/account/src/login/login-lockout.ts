@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
 import { AccountConfig } from '../config/account.config';
+import { JobLeader } from '../database/job-leader';
 
 /** The lockout rule: `maxFailures` failed logins within `windowSeconds` lock for `lockSeconds`. */
 export interface LockoutPolicy {
@@ -53,6 +54,7 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(AccountConfig) config: AccountConfig,
+    private readonly leader: JobLeader,
   ) {
     this.policy = lockoutPolicyOf(config);
   }
@@ -181,6 +183,8 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     this.timer = setInterval(() => {
+      // One instance purges: the holder of the background jobs' lease.
+      if (!this.leader.isLeader()) return;
       this.purge().catch((err: unknown) => this.logger.warn(`login failure purge failed: ${(err as Error).message}`));
     }, PURGE_EVERY_MS);
     this.timer.unref();

@@ -1,6 +1,7 @@
-import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountConfig } from '../config/account.config';
+import { JobLeader } from '../database/job-leader';
 import { PiiCipher } from './pii-cipher';
 import { loadPiiKeys } from './pii-keys';
 import { rewrapPii } from './pii-rewrap';
@@ -14,13 +15,14 @@ const PII_KEY_WARNING = 'PII_KEY_WARNING';
 
 @Global()
 @Module({})
-export class PiiModule implements OnApplicationBootstrap {
+export class PiiModule implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Pii');
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly cipher: PiiCipher,
     @Inject(PII_KEY_WARNING) private readonly warning: string,
+    private readonly leader: JobLeader,
   ) {}
 
   static forRoot(config: AccountConfig): DynamicModule {
@@ -35,10 +37,16 @@ export class PiiModule implements OnApplicationBootstrap {
     };
   }
 
+  onModuleInit(): void {
+    // Plain values only (not a key rotation, which is `rotate-pii`'s job): a short scan when done,
+    // by the instance that holds the background jobs' lease, in the background.
+    this.leader.onAcquired('plain personal data', async () => {
+      void this.encryptPlainRows().catch((err: unknown) => this.logger.error(err));
+    });
+  }
+
   onApplicationBootstrap(): void {
     if (this.warning) this.logger.warn(this.warning);
-    // Plain values only (not a key rotation, which is `rotate-pii`'s job): a short scan when done.
-    void this.encryptPlainRows().catch((err: unknown) => this.logger.error(err));
   }
 
   private async encryptPlainRows(): Promise<void> {

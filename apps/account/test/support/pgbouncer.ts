@@ -96,7 +96,8 @@ export class PrivatePgBouncer {
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     this.child = child;
     for (let i = 0; i < 100; i++) {
-      if (child.exitCode !== null) throw new Error(`pgbouncer exited (${child.exitCode}): ${stderr.trim()} ${this.log().trim().split('\n').slice(-3).join(' | ')}`);
+      if (child.exitCode !== null)
+        throw new Error(`pgbouncer exited (${child.exitCode}): ${stderr.trim()} ${this.log().trim().split('\n').slice(-3).join(' | ')}`);
       if (await reachable(this.port)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -6,9 +6,13 @@ import { AuditEvents1767226000000 } from './1767226000000-audit-events';
 import { PiiAtRest1767226100000 } from './1767226100000-pii-at-rest';
 import { UserOrdinals1767226200000 } from './1767226200000-user-ordinals';
 import { ControlPlane1767226300000 } from './1767226300000-control-plane';
+import { JobLeases1767226400000 } from './1767226400000-job-leases';
+
+import { withLockTimeout } from './lock-timeout';
 
 /**
- * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
+ * Every migration of the account schema, oldest first, each with a `lock_timeout`
+ * (`withLockTimeout`). Listed explicitly (no globs) so that
  * the same list works from the TypeScript sources and from `dist`. Append new ones at the end.
  */
 export const MIGRATIONS = [
@@ -20,4 +24,5 @@ export const MIGRATIONS = [
   PiiAtRest1767226100000,
   UserOrdinals1767226200000,
   ControlPlane1767226300000,
-];
+  JobLeases1767226400000,
+].map((m) => withLockTimeout(m));
