@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_REGISTRY, type AppRegistry, type ManagedApp } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
 import { CredentialSecrets } from './credential-secrets';
@@ -13,7 +13,7 @@ import { CredentialsRepository } from './credentials.repository';
  * credential uses every `CREDENTIAL_USE_FLUSH_SECONDS`, one statement per batch.
  */
 @Injectable()
-export class CredentialsSync implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CredentialsSync implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CredentialsSync.name);
   private version: string | undefined;
   private pollTimer?: NodeJS.Timeout;
@@ -35,7 +35,8 @@ export class CredentialsSync implements OnApplicationBootstrap, OnApplicationShu
     this.flushTimer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the pool closes: the last uses are written. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pollTimer);
     clearInterval(this.flushTimer);
     await this.running?.catch(() => undefined);
