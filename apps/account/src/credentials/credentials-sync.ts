@@ -19,6 +19,8 @@ export class CredentialsSync implements OnApplicationBootstrap, BeforeApplicatio
   private pollTimer?: NodeJS.Timeout;
   private flushTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** A refresh failed and was logged: the next failures are not (one line per outage). */
+  private failing = false;
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -71,8 +73,11 @@ export class CredentialsSync implements OnApplicationBootstrap, BeforeApplicatio
         }
         this.registry.setManaged([...apps.values()]);
         this.version = version;
+        if (this.failing) this.logger.log('control plane refresh works again');
+        this.failing = false;
       } catch (err) {
-        this.logger.warn(`control plane refresh failed, keeping the last apps: ${(err as Error).message}`);
+        if (!this.failing) this.logger.warn(`control plane refresh failed, keeping the last apps: ${(err as Error).message}`);
+        this.failing = true;
       }
     };
     const next = (this.running ?? Promise.resolve()).then(run);
