@@ -14,6 +14,7 @@ import { AppsService } from '../src/apps/apps.service';
 import { loadAccountConfig } from '../src/config/account.config';
 import { rewrapCredentials } from '../src/credentials/credential-rewrap';
 import { CredentialsService } from '../src/credentials/credentials.service';
+import { CredentialsSync } from '../src/credentials/credentials-sync';
 import { OperatorsService } from '../src/operators/operators.service';
 import { PiiCipher } from '../src/pii/pii-cipher';
 import { APP_A } from './support/account-harness';
@@ -107,6 +108,20 @@ describe('control plane services', () => {
     await apps.modify(ADMIN, app.app_token, { state: 'disabled' });
     expect(registry.credentialsOf(app.app_token)).toBe(undefined);
     await apps.modify(ADMIN, app.app_token, { state: 'enabled' });
+    expect(registry.credentialsOf(app.app_token)).toHaveLength(1);
+  });
+
+  it('keeps the last good apps while the database cannot answer a refresh', async () => {
+    const { app } = await apps.create(ADMIN, { app_name: 'Outage' });
+    const dataSource = ctx.get(DataSource);
+    await dataSource.query(`ALTER TABLE control_plane_version RENAME TO control_plane_version_away`);
+    try {
+      await ctx.get(CredentialsSync).refresh(true);
+      expect(registry.credentialsOf(app.app_token)).toHaveLength(1);
+    } finally {
+      await dataSource.query(`ALTER TABLE control_plane_version_away RENAME TO control_plane_version`);
+    }
+    await ctx.get(CredentialsSync).refresh(true);
     expect(registry.credentialsOf(app.app_token)).toHaveLength(1);
   });
 
