@@ -3,6 +3,8 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import type { JsonSchema } from './openapi-schema';
 
 type SecuritySchemeObject = Parameters<DocumentBuilder['addSecurity']>[1];
+/** One alternative of an operation's `security`: the schemes it needs together (`{}`: none). */
+export type SecurityRequirement = Record<string, string[]>;
 type ServerVariables = Parameters<DocumentBuilder['addServer']>[2];
 /** A `servers` entry of the document. */
 export interface ServerObject {
@@ -25,8 +27,11 @@ export interface OpenApiOptions {
   formBodies?: boolean;
   /** Where the service answers (`servers` of the document). */
   servers?: ServerObject[];
-  /** The request signature: its scheme, and which paths require it (the others declare `security: []`). */
-  signature?: { name: string; scheme: SecuritySchemeObject; signed: (path: string) => boolean };
+  /**
+   * The request signature: its security schemes, and the security requirements of each
+   * operation (alternatives; `[]` for an unsigned one, e.g. health).
+   */
+  signature?: { schemes: Record<string, SecuritySchemeObject>; security: (path: string, method: string) => SecurityRequirement[] };
   /** Named schemas the operations refer to (`#/components/schemas/<name>`). */
   schemas?: Record<string, JsonSchema>;
 }
@@ -70,7 +75,7 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
   const builder = new DocumentBuilder().setOpenAPIVersion('3.1.0').setTitle(options.title).setVersion(options.version);
   if (options.description) builder.setDescription(options.description);
   for (const server of options.servers ?? []) builder.addServer(server.url, server.description, server.variables);
-  if (options.signature) builder.addSecurity(options.signature.name, options.signature.scheme);
+  for (const [name, scheme] of Object.entries(options.signature?.schemes ?? {})) builder.addSecurity(name, scheme);
   let document = SwaggerModule.createDocument(app, builder.build());
   if (options.formBodies) document = useFormBodies(document);
   const signature = options.signature;
@@ -78,7 +83,8 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      operation.security = signature?.signed(path) ? [{ [signature.name]: [] }] : [];
+      operation.security = signature?.security(path, method) ?? [];
+      operation.operationId = explicitOperationId(operation.operationId ?? `${method}${path}`);
     }
   }
   if (options.schemas) {
@@ -89,6 +95,17 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
     };
   }
   return document;
+}
+
+/**
+ * Nest's generated `XController_method` ids as `xMethod` (`healthLive`, `metricsScrape`); an id
+ * an operation sets itself (`createAuth`) is kept.
+ */
+export function explicitOperationId(id: string): string {
+  const generated = /^([A-Za-z0-9]+)Controller_([A-Za-z0-9]+)$/.exec(id);
+  if (!generated) return id;
+  const [, controller, method] = generated as unknown as [string, string, string];
+  return controller.charAt(0).toLowerCase() + controller.slice(1) + method.charAt(0).toUpperCase() + method.slice(1);
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

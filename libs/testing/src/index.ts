@@ -2,3 +2,4 @@ export * from './openapi-responses';
 export * from './process';
 export * from './otlp-receiver';
 export * from './import-graph';
+export * from './prism-client';
