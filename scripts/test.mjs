@@ -15,10 +15,14 @@ const results = join(root, '.test-results');
 rmSync(results, { recursive: true, force: true });
 
 const stopServers = await ensureTestServers(process.env);
+// In CI the e2e suites' clients go through a Prism validating proxy on each app's OpenAPI
+// document (libs/testing/src/prism-proxy.ts); `E2E_VIA_PRISM=0` turns it off, `=1` on anywhere.
+const env = { ...process.env };
+if (env.CI && env.E2E_VIA_PRISM === undefined) env.E2E_VIA_PRISM = '1';
 const run = spawnSync(
   process.execPath,
   [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'unit', 'medium', 'e2e', 'test', '--parallel=1', '--output-style=stream', ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env },
 );
 
 await stopServers();

@@ -10,6 +10,7 @@ import { AUTH_SUMMARY_SCHEMA, GROUP_LIST_ITEM_SCHEMA } from './auth-groups/auth-
 import { AUTH_LIST_ITEM_SCHEMA } from './auths/auth.view';
 import { USER_SCHEMA } from './users/user.view';
 import { ACCOUNT_API_PREFIX } from './common/account-api';
+import { SIGNING_SCHEMES, signingSecurity } from './common/account-openapi';
 import { loadAccountConfig } from './config/account.config';
 
 /** The document options of the account service. */
@@ -58,18 +59,8 @@ export const ACCOUNT_OPENAPI: OpenApiOptions = {
     },
   ],
   signature: {
-    name: 'appSignature',
-    signed: (path) => path.startsWith(`/${ACCOUNT_API_PREFIX}/`),
-    scheme: {
-      type: 'apiKey',
-      in: 'query',
-      name: 'signature',
-      description:
-        'docs/contract.md §2: `signature` = lowercase hex HMAC-SHA256, keyed with the app secret, of ' +
-        '`UPPER(method) + app_token + path + "?" + sorted name=value pairs` (every query or body field except ' +
-        '`app_token` and `signature`, plus the path ids), sent with `app_token`, `timestamp` and an optional `nonce` ' +
-        'as query parameters (GET) or body fields (POST, PUT). See docs/signing.md.',
-    },
+    schemes: SIGNING_SCHEMES,
+    security: (path, method) => (path.startsWith(`/${ACCOUNT_API_PREFIX}/`) ? signingSecurity(method) : []),
   },
 };
 

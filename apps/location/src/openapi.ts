@@ -21,16 +21,17 @@ export const LOCATION_OPENAPI: OpenApiOptions = {
     },
   ],
   signature: {
-    name: 'lbsSignature',
-    signed: (path) => path.startsWith('/lbsapi/api/'),
-    scheme: {
-      type: 'apiKey',
-      in: 'query',
-      name: 'signature',
-      description:
-        'docs/contract.md §3: `signature` = lowercase hex HMAC-SHA256, keyed with the secret of the app named by ' +
-        '`userToken`, of `operation + ":" + the values of the operation\'s own parameters in alphabetical order of ' +
-        'name, joined by ":"` (absent ones empty; a value containing ":" is refused). See docs/signing.md.',
+    security: (path) => (path.startsWith('/lbsapi/api/') ? [{ lbsSignature: [] }] : []),
+    schemes: {
+      lbsSignature: {
+        type: 'apiKey',
+        in: 'query',
+        name: 'signature',
+        description:
+          'docs/contract.md §3: `signature` = lowercase hex HMAC-SHA256, keyed with the secret of the app named by ' +
+          '`userToken`, of `operation + ":" + the values of the operation\'s own parameters in alphabetical order of ' +
+          'name, joined by ":"` (absent ones empty; a value containing ":" is refused). See docs/signing.md.',
+      },
     },
   },
 };

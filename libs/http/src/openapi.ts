@@ -3,6 +3,8 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import type { JsonSchema } from './openapi-schema';
 
 type SecuritySchemeObject = Parameters<DocumentBuilder['addSecurity']>[1];
+/** One alternative of an operation's `security`: the schemes it needs together (`{}`: none). */
+export type SecurityRequirement = Record<string, string[]>;
 type ServerVariables = Parameters<DocumentBuilder['addServer']>[2];
 /** A `servers` entry of the document. */
 export interface ServerObject {
@@ -25,11 +27,14 @@ export interface OpenApiOptions {
   formBodies?: boolean | ((path: string) => boolean);
   /** Where the service answers (`servers` of the document). */
   servers?: ServerObject[];
-  /** The request signature: its scheme, and which paths require it (the others declare `security: []`). */
-  signature?: { name: string; scheme: SecuritySchemeObject; signed: (path: string) => boolean };
   /**
-   * Further security schemes, and the ones (any one suffices) each unsigned path takes; a
-   * path with none declares `security: []`.
+   * The request signature: its security schemes, and the security requirements of each
+   * operation (alternatives; `[]` for an unsigned one, e.g. health).
+   */
+  signature?: { schemes: Record<string, SecuritySchemeObject>; security: (path: string, method: string) => SecurityRequirement[] };
+  /**
+   * Further security schemes, and the ones (any one suffices) each path the signature does not
+   * cover takes; a path with none declares `security: []`.
    */
   otherSecurity?: { schemes: Record<string, SecuritySchemeObject>; of: (path: string) => string[] };
   /** Named schemas the operations refer to (`#/components/schemas/<name>`). */
@@ -76,7 +81,7 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
   const builder = new DocumentBuilder().setOpenAPIVersion('3.1.0').setTitle(options.title).setVersion(options.version);
   if (options.description) builder.setDescription(options.description);
   for (const server of options.servers ?? []) builder.addServer(server.url, server.description, server.variables);
-  if (options.signature) builder.addSecurity(options.signature.name, options.signature.scheme);
+  for (const [name, scheme] of Object.entries(options.signature?.schemes ?? {})) builder.addSecurity(name, scheme);
   for (const [name, scheme] of Object.entries(options.otherSecurity?.schemes ?? {})) builder.addSecurity(name, scheme);
   let document = SwaggerModule.createDocument(app, builder.build());
   if (options.formBodies) document = useFormBodies(document, typeof options.formBodies === 'function' ? options.formBodies : undefined);
@@ -85,8 +90,9 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const schemes = signature?.signed(path) ? [signature.name] : (options.otherSecurity?.of(path) ?? []);
-      operation.security = schemes.map((name) => ({ [name]: [] }));
+      const signed = signature?.security(path, method) ?? [];
+      operation.security = signed.length > 0 ? signed : (options.otherSecurity?.of(path) ?? []).map((name) => ({ [name]: [] }));
+      operation.operationId = explicitOperationId(operation.operationId ?? `${method}${path}`);
     }
   }
   if (options.schemas) {
@@ -97,6 +103,17 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
     };
   }
   return document;
+}
+
+/**
+ * Nest's generated `XController_method` ids as `xMethod` (`healthLive`, `metricsScrape`); an id
+ * an operation sets itself (`createAuth`) is kept.
+ */
+export function explicitOperationId(id: string): string {
+  const generated = /^([A-Za-z0-9]+)Controller_([A-Za-z0-9]+)$/.exec(id);
+  if (!generated) return id;
+  const [, controller, method] = generated as unknown as [string, string, string];
+  return controller.charAt(0).toLowerCase() + controller.slice(1) + method.charAt(0).toUpperCase() + method.slice(1);
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

@@ -3,3 +3,4 @@ export * from './process';
 export * from './otlp-receiver';
 export * from './import-graph';
 export * from './timing';
+export * from './prism-client';

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiExtension, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { type ResultCode, interfaceSystemError } from '@geoaccount/api';
 import { AccountCodes, AccountInterface, type AccountInterfaceNo } from './account-codes';
 import { type JsonSchema, dtoFields, dtoObjectSchema } from '@geoaccount/http';
@@ -8,24 +8,58 @@ import { ID_LIMITS } from './path-id';
 
 type DtoClass = abstract new (...args: never[]) => unknown;
 
-/** The fields of docs/contract.md §2 every signed request carries besides its own. */
-export const SIGNATURE_FIELDS: Record<string, { required: boolean; schema: JsonSchema }> = {
-  app_token: { required: true, schema: { type: 'string', pattern: '^app-[0-9a-fA-F]{1,36}$', description: 'The calling app.' } },
-  timestamp: { required: true, schema: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds; signed.' } },
+const SIGNING_TEXT =
+  'docs/contract.md §2: `signature` = lowercase hex HMAC-SHA256, keyed with the app secret, of ' +
+  '`UPPER(method) + app_token + path + "?" + sorted name=value pairs` (every query or body field except `app_token` ' +
+  'and `signature`, plus the path ids, plus the `user` header as `user` when sent). See docs/signing.md.';
+
+/**
+ * The signing values of docs/contract.md §2 as security schemes: in the `X-App-Token`,
+ * `X-Timestamp` and `X-Signature` headers (any operation), or as query parameters (reads).
+ * Writes may carry them as body fields instead, which no security scheme can express: their
+ * operations also accept the empty requirement, and their bodies declare the fields.
+ */
+export const SIGNING_SCHEMES = {
+  appTokenHeader: { type: 'apiKey', in: 'header', name: 'X-App-Token', description: `The calling app. ${SIGNING_TEXT}` },
+  timestampHeader: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix seconds; signed.' },
+  signatureHeader: { type: 'apiKey', in: 'header', name: 'X-Signature', description: SIGNING_TEXT },
+  appTokenQuery: { type: 'apiKey', in: 'query', name: 'app_token', description: 'The calling app (a read signed in its query).' },
+  timestampQuery: { type: 'apiKey', in: 'query', name: 'timestamp', description: 'Unix seconds; signed.' },
+  signatureQuery: { type: 'apiKey', in: 'query', name: 'signature', description: SIGNING_TEXT },
+} as const;
+
+const IN_HEADERS = { appTokenHeader: [], timestampHeader: [], signatureHeader: [] };
+const IN_QUERY = { appTokenQuery: [], timestampQuery: [], signatureQuery: [] };
+
+/** The security alternatives of a signed operation: headers, or the query (reads) / body fields (writes). */
+export function signingSecurity(method: string): Record<string, string[]>[] {
+  return method.toUpperCase() === 'GET' ? [IN_HEADERS, IN_QUERY] : [IN_HEADERS, {}];
+}
+
+/** The signing fields a write's body may carry instead of the signing headers. */
+export const SIGNATURE_FIELDS: Record<string, JsonSchema> = {
+  app_token: { type: 'string', pattern: '^app-[0-9a-fA-F]{1,36}$', description: 'The calling app; unless sent as X-App-Token.' },
+  timestamp: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds; signed; unless sent as X-Timestamp.' },
   nonce: {
-    required: false,
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: 'Optional (required when the service sets SIGNATURE_REQUIRE_NONCE); signed; usable once; or X-Nonce.',
+  },
+  signature: { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'HMAC-SHA256 hex (docs/signing.md); unless sent as X-Signature.' },
+};
+
+/** Optional headers of every signed operation. */
+const SIGNED_HEADERS: { name: string; schema: JsonSchema }[] = [
+  { name: 'X-Nonce', schema: { type: 'string', minLength: 1, maxLength: 64, description: 'The nonce in a header instead of the field; signed.' } },
+  {
+    name: 'user',
     schema: {
       type: 'string',
-      minLength: 1,
-      maxLength: 64,
-      description: 'Optional (required when the service sets SIGNATURE_REQUIRE_NONCE); signed; usable once.',
+      description: 'The end user the app acts for; signed as the parameter `user`; the audit trail records it as `operator`.',
     },
   },
-  signature: {
-    required: true,
-    schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: 'HMAC-SHA256 hex of the canonical request (docs/signing.md).' },
-  },
-};
+];
 
 /** The account envelope of an answer with the given codes and, for a success, its body fields. */
 function envelope(codes: ResultCode[], body?: JsonSchema): JsonSchema {
@@ -82,7 +116,8 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
       operationId: operationId(no),
       description: `Interface ${no}. ${doc.description} A field not listed here is refused (90100, "unknown field X").\n\nResult codes:\n${codeList}`,
     }),
-    ApiExtension('x-interface-number', no),
+    ApiExtension('x-interface', no),
+    ...SIGNED_HEADERS.map((h) => ApiHeader({ name: h.name, required: false, schema: h.schema as never })),
     ...(doc.path ?? []).map((name) =>
       ApiParam({
         name,
@@ -93,11 +128,9 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
     ),
   ];
   if (doc.method === 'GET') {
-    const fields = [
-      ...(doc.fields ? dtoFields(doc.fields) : []),
-      ...Object.entries(SIGNATURE_FIELDS).map(([name, f]) => ({ name, ...f })),
-      ...(doc.path ?? []).map((name) => ({ name, ...repeatedPathId(name) })),
-    ];
+    // The signing values are the security schemes' (app_token, timestamp, signature); the path
+    // ids are the path's: a read repeats neither as a documented query parameter.
+    const fields = [...(doc.fields ? dtoFields(doc.fields) : []), { name: 'nonce', required: false, schema: SIGNATURE_FIELDS.nonce! }];
     for (const field of fields) {
       decorators.push(ApiQuery({ name: field.name, required: field.required, schema: field.schema as never }));
     }
@@ -105,12 +138,10 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
     const body = doc.fields ? dtoObjectSchema(doc.fields) : { type: 'object', properties: {} };
     const required = [...((body.required as string[] | undefined) ?? [])];
     const properties = { ...(body.properties as Record<string, JsonSchema>) };
-    for (const [name, f] of Object.entries(SIGNATURE_FIELDS)) {
-      properties[name] = f.schema;
-      if (f.required) required.push(name);
-    }
+    for (const [name, schema] of Object.entries(SIGNATURE_FIELDS)) properties[name] = schema;
     for (const name of doc.path ?? []) properties[name] = repeatedPathId(name).schema;
-    decorators.push(ApiBody({ required: true, schema: { type: 'object', properties, required, additionalProperties: false } as never }));
+    // A modify may send no field at all (every signing value in headers): its body is optional.
+    decorators.push(ApiBody({ required: required.length > 0, schema: { type: 'object', properties, required, additionalProperties: false } as never }));
   }
   for (const [status, statusCodes] of byStatus) {
     // A page past the last one answers 404 with the list's fields (docs/contract.md §13).

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { type AppCredential, AppRegistry } from '@geoaccount/signing';
 import { AccountClient } from '@geoaccount/client';
+import { fetchVia } from '@geoaccount/testing';
 import { createAccountApp } from '../../src/app';
 import { type AccountConfig, loadAccountConfig } from '../../src/config/account.config';
 import { type DirectoryConfig, loadDirectoryConfig } from '../../src/config/directory.config';
@@ -81,7 +82,17 @@ export async function listenAccountApp(databaseUrl: string, options: HarnessOpti
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const client = (cred: AppCredential, opts: { nonce?: boolean } = {}) =>
-    new AccountClient({ retries: 0, baseUrl, appToken: cred.appToken, secret: cred.secret, aesKey: cred.aesKey, aesMode: cred.aesMode, nonce: opts.nonce });
+    new AccountClient({
+      retries: 0,
+      baseUrl,
+      appToken: cred.appToken,
+      secret: cred.secret,
+      aesKey: cred.aesKey,
+      aesMode: cred.aesMode,
+      nonce: opts.nonce,
+      // Through the run's Prism validating proxy when there is one (E2E_VIA_PRISM=1).
+      fetch: fetchVia(baseUrl),
+    });
   return { app, config, baseUrl, client };
 }
 

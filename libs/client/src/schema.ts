@@ -1,0 +1,86 @@
+/**
+ * The request and answer types of both services, derived from the types `pnpm client-types`
+ * generates from the OpenAPI documents (`./generated/*.ts`): no hand-written copy to keep in
+ * sync. A field the document does not name, an enumeration value it does not list, or a result
+ * code no answer of the operation carries does not compile.
+ */
+import type { components as AccountComponents, operations as AccountOperations } from './generated/account';
+import type { operations as LocationOperations } from './generated/location';
+
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type ResponsesOf<Op> = Op extends { responses: infer R } ? R : never;
+
+/** Every answer body an operation can have, whatever its status. */
+export type AnswerOf<Op> = { [S in keyof ResponsesOf<Op>]: JsonOf<ResponsesOf<Op>[S]> }[keyof ResponsesOf<Op>];
+/** The answer body of a success (HTTP 200 or 201). */
+export type SuccessOf<Op> =
+  | (200 extends keyof ResponsesOf<Op> ? JsonOf<ResponsesOf<Op>[200]> : never)
+  | (201 extends keyof ResponsesOf<Op> ? JsonOf<ResponsesOf<Op>[201]> : never);
+
+/** The values the client supplies itself: the signing fields and the path ids. */
+type ClientSupplied = 'app_token' | 'timestamp' | 'nonce' | 'signature' | 'auth_id' | 'group_id' | 'user_login_id';
+
+type BodyOf<Op> = Op extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** The account operations of the SDK (the document's operation ids). */
+export type AccountOperationName =
+  | 'createAuth'
+  | 'modifyAuth'
+  | 'listAuths'
+  | 'getAuth'
+  | 'createGroup'
+  | 'modifyGroup'
+  | 'listGroups'
+  | 'getGroup'
+  | 'registerUser'
+  | 'modifyUser'
+  | 'listUsers'
+  | 'getUser'
+  | 'login'
+  | 'userAuths'
+  | 'userHasAuth'
+  | 'auditEvents';
+
+type AccountOp<N extends AccountOperationName> = AccountOperations[N];
+
+/** The fields a caller sends to an account operation: its body (writes) or query (reads), without the signature's and the path ids. */
+export type AccountFields<N extends AccountOperationName> = Omit<
+  [BodyOf<AccountOp<N>>] extends [never] ? QueryOf<AccountOp<N>> : BodyOf<AccountOp<N>>,
+  ClientSupplied
+>;
+/** Any answer of an account operation (success or failure). */
+export type AccountAnswer<N extends AccountOperationName> = AnswerOf<AccountOp<N>>;
+/** The answer of a success of an account operation. */
+export type AccountSuccess<N extends AccountOperationName> = SuccessOf<AccountOp<N>>;
+/** The result codes an account operation can answer. */
+export type AccountResultCode<N extends AccountOperationName = AccountOperationName> = AccountAnswer<N> extends { response_code: infer C } ? C : never;
+
+/** The success answers of every account operation, by operation. */
+export type AccountAnswers = { [N in AccountOperationName]: AccountSuccess<N> };
+
+type Envelope = 'response_code' | 'response_message';
+export type AuthListItem = AccountComponents['schemas']['AuthListItem'];
+export type GroupListItem = AccountComponents['schemas']['GroupListItem'];
+export type AuthSummary = AccountComponents['schemas']['AuthSummary'];
+export type User = AccountComponents['schemas']['User'];
+export type AuditEvent = AccountComponents['schemas']['AuditEvent'];
+/** An auth as read by id. `parent_auth_id` is `""` for a root auth. */
+export type Auth = Omit<AccountSuccess<'getAuth'>, Envelope>;
+/** A group as read by id, with the detail of its auths. */
+export type Group = Omit<AccountSuccess<'getGroup'>, Envelope>;
+
+/** The location operations. */
+export type LbsOperationName = 'lbsQuery' | 'addressQuery' | 'baseStationQuery';
+type LbsOp<N extends LbsOperationName> = LocationOperations[N];
+type Unprefixed<Q> = { [K in keyof Q as K extends `param.${infer Name}` ? Name : never]: Q[K] };
+/** The parameters of a location operation, by bare name (`longitude`, not `param.longitude`). */
+export type LbsParams<N extends LbsOperationName> = Unprefixed<QueryOf<LbsOp<N>>>;
+/** Any answer of a location operation. */
+export type LbsAnswer<N extends LbsOperationName> = AnswerOf<LbsOp<N>>;
+/** The answer of a success of a location operation. */
+export type LbsSuccess<N extends LbsOperationName> = SuccessOf<LbsOp<N>>;
+/** The success answers of every location operation, by operation. */
+export type LbsAnswers = { [N in LbsOperationName]: LbsSuccess<N> };
+/** The result codes of the location service. */
+export type LbsResultCode = LbsAnswer<LbsOperationName> extends { code: infer C } ? C : never;
