@@ -9,6 +9,8 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRET_VARIABLE = /(^|_)(TOKEN|SECRET|PASSWORD|KEY|KEYS)$/;
+
 /**
  * Reads the environment into a validated, typed object (a class whose property names are
  * the variable names, decorated with class-validator / class-transformer). Unset variables
@@ -24,7 +26,8 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   const errors = validateSync(config, { skipMissingProperties: false, stopAtFirstError: true });
   const first = errors[0];
   if (first) {
-    const raw = defined[first.property];
+    // A secret's value is not repeated in the message (it goes to the log of a failed start).
+    const raw = SECRET_VARIABLE.test(first.property) ? undefined : defined[first.property];
     const why = Object.values(first.constraints ?? {})[0] ?? 'invalid';
     throw new ConfigError(`Invalid environment variable ${first.property}${raw === undefined ? '' : `=${JSON.stringify(raw)}`}: ${why}`);
   }

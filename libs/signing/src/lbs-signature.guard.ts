@@ -1,8 +1,8 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiException, InvalidParameterException, LbsCodes } from '@geoaccount/api';
-import { APP_REGISTRY, type AppRegistry } from './credentials';
-import { CALLER_APP, type SignedRequest } from './caller-app';
+import { APP_REGISTRY, type AppRegistry, CREDENTIAL_USES, type CredentialUseSink, liveCredentials } from './credentials';
+import { CALLER_APP, CALLER_CREDENTIAL, type SignedRequest } from './caller-app';
 import { verifyLbs } from './lbs-signature';
 import { lbsSignedNames } from './portable';
 
@@ -18,12 +18,17 @@ export const LbsOperation = (name: string, ownParams: readonly string[]): Method
 
 export const LBS_PARAM_PREFIX = 'param.';
 
-/** Verifies CONTRACT §3: `userToken` names an app, `signature` signs the operation's parameters. */
+/**
+ * Verifies docs/contract.md §3: `userToken` names an app, `signature` signs the operation's
+ * parameters with one of the app's live secrets (§14: up to two, an expired one refused at
+ * once). The use of a control-plane credential is recorded for `last_used_time`.
+ */
 @Injectable()
 export class LbsSignatureGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(APP_REGISTRY) private readonly registry: AppRegistry,
+    @Optional() @Inject(CREDENTIAL_USES) private readonly uses?: CredentialUseSink,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -38,10 +43,12 @@ export class LbsSignatureGuard implements CanActivate {
     if (!app) throw new ApiException(LbsCodes.BAD_SIGNATURE, 'unknown userToken');
     const values: Record<string, string | undefined> = {};
     for (const name of op.signedNames) values[name] = query[LBS_PARAM_PREFIX + name] as string | undefined;
-    if (!verifyLbs(app.hmacKey, op.name, op.signedNames, values, query.signature)) {
-      throw new ApiException(LbsCodes.BAD_SIGNATURE, 'bad signature');
-    }
+    const now = Date.now();
+    const credential = liveCredentials(app, now).find((c) => verifyLbs(c.hmacKey, op.name, op.signedNames, values, query.signature));
+    if (!credential) throw new ApiException(LbsCodes.BAD_SIGNATURE, 'bad signature');
+    if (credential.credentialId !== '' && this.uses) this.uses.record(credential.credentialId, now);
     req[CALLER_APP] = app;
+    req[CALLER_CREDENTIAL] = credential;
     return true;
   }
 }
