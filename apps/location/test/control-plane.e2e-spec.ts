@@ -130,7 +130,9 @@ describe('location with APPS_URL (apps of the account service)', () => {
     // One report a second at most (CREDENTIAL_USE_FLUSH_SECONDS=1), whatever the number of requests.
     expect(reports.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
     const use = reports.flatMap((r) => r.uses).find((u) => u.credential_id === NEW.credential_id)!;
-    expect(Date.parse(use.time)).toBeGreaterThanOrEqual(started - 1000);
+    // The minute of the use (last_used_time has minute resolution).
+    expect(Date.parse(use.time)).toBeGreaterThanOrEqual(started - 60_000);
+    expect(Date.parse(use.time) % 60_000).toBe(0);
     // The configured app has no credential id: never reported.
     expect(JSON.stringify(account.reports)).not.toContain('""');
     expect(account.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);

@@ -1,9 +1,8 @@
-import type { KeyObject } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccountCodes, ApiException, InvalidParameterException, tagInterface } from '@geoaccount/api';
-import { verifyAccount } from './account-signature';
-import { APP_REGISTRY, type AppRegistry } from './credentials';
+import { verifyAccountCredential } from './account-signature';
+import { APP_REGISTRY, type AppRegistry, type RegisteredApp } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
 
 /** Remembers nonces for the timestamp window; shared by all instances of a service. */
@@ -68,8 +67,8 @@ export class AccountSignatureGuard implements CanActivate {
       params[name] = value;
     }
 
-    const app = this.registry.get(fields.app_token);
-    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
+    const candidates = this.registry.credentialsOf(fields.app_token);
+    if (!candidates) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
 
     const { maxSkewSeconds } = this.options;
     const timestamp = params.timestamp;
@@ -85,9 +84,8 @@ export class AccountSignatureGuard implements CanActivate {
     if (nonce !== undefined && (nonce.length === 0 || nonce.length > MAX_NONCE || nonce.includes('\u0000')))
       throw new InvalidParameterException('nonce');
 
-    if (!this.verify(app.hmacKey, req.method, app.appToken, requestPath(req), params, fields.signature)) {
-      throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
-    }
+    const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
+    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
     if (nonce !== undefined && this.nonces) {
       const window = Math.max(maxSkewSeconds, 1) * 2;
       if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
@@ -96,20 +94,27 @@ export class AccountSignatureGuard implements CanActivate {
     return true;
   }
 
+  /**
+   * The credential of the app that signed the request (docs/contract.md §14: each active
+   * secret is tried; its AES key then decrypts the login password), its use recorded in memory.
+   */
   private verify(
-    key: KeyObject,
+    candidates: readonly RegisteredApp[],
     method: string,
     appToken: string,
     path: string,
     params: Record<string, string>,
     signature: unknown,
-  ): boolean {
+  ): RegisteredApp | undefined {
+    let app: RegisteredApp | undefined;
     try {
-      return verifyAccount(key, method, appToken, path, params, signature);
+      app = verifyAccountCredential(candidates, method, appToken, path, params, signature);
     } catch (err) {
       // A malformed escape in the path (`%zz`): no signature can match it.
-      if (err instanceof URIError) return false;
+      if (err instanceof URIError) return undefined;
       throw err;
     }
+    if (app) this.registry.recordUse(app);
+    return app;
   }
 }

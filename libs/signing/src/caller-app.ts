@@ -1,11 +1,9 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { RegisteredApp, RegisteredCredential } from './credentials';
+import type { RegisteredApp } from './credentials';
 
 export const CALLER_APP = Symbol('callerApp');
-/** The credential of the caller app whose secret verified the signature. */
-export const CALLER_CREDENTIAL = Symbol('callerCredential');
-export type SignedRequest = Request & { [CALLER_APP]?: RegisteredApp; [CALLER_CREDENTIAL]?: RegisteredCredential };
+export type SignedRequest = Request & { [CALLER_APP]?: RegisteredApp };
 
 /** The app whose signature the guard verified (route parameter decorator). */
 export const CallerApp = createParamDecorator((_: unknown, ctx: ExecutionContext): RegisteredApp => {

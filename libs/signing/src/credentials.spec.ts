@@ -1,5 +1,4 @@
-import { type AppCredential, AppRegistry, CredentialsError, liveCredentials, loadAppCredentials } from './credentials';
-import { hmacSha256Hex } from './hmac';
+import { type AppCredential, AppRegistry, CredentialsError, loadAppCredentials } from './credentials';
 import { DEMO_APP } from './portable';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,63 +43,5 @@ describe('app credentials', () => {
     expect(app?.aesKey.symmetricKeySize).toBe(16);
     expect(registry.get('app-unknown')).toBeUndefined();
     expect(registry.get(['app-0123abcd'])).toBeUndefined();
-  });
-
-  it('starts a production service with no configured app when the control plane supplies them', () => {
-    expect(loadAppCredentials({ NODE_ENV: 'production', APPS_URL: 'http://account:3001' }, { controlPlaneVariable: 'APPS_URL' })).toEqual({
-      apps: [],
-      demo: false,
-    });
-    expect(() => loadAppCredentials({ NODE_ENV: 'production' }, { controlPlaneVariable: 'APPS_URL' })).toThrow(/or APPS_URL/);
-    // Another service's variable does not count.
-    expect(() => loadAppCredentials({ NODE_ENV: 'production', APPS_URL: 'http://x' })).toThrow(/APP_CREDENTIALS: required/);
-  });
-
-  describe('control-plane apps', () => {
-    const sign = (key: Parameters<typeof hmacSha256Hex>[0]) => hmacSha256Hex(key, 'message');
-    const remote = (secret: string, expiresAt?: number) => ({ credentialId: `id-${secret}`, secret, aesKey: `aes-${secret}`, expiresAt });
-
-    it('replaces them as a whole, configured apps kept and winning', () => {
-      const registry = new AppRegistry([APP]);
-      registry.replaceControlPlaneApps([
-        { appToken: 'app-0b', aesMode: 'gcm', credentials: [remote('secret-one-0123456'), remote('secret-two-0123456')] },
-        { appToken: APP.appToken, aesMode: 'gcm', credentials: [remote('secret-xxx-0123456')] },
-      ]);
-      expect(registry.size).toBe(2);
-      expect(registry.configuredSize).toBe(1);
-      const b = registry.get('app-0b');
-      expect(b?.source).toBe('api');
-      expect(b?.credentials.map((c) => sign(c.hmacKey))).toEqual([sign('secret-one-0123456'), sign('secret-two-0123456')]);
-      expect(sign(b!.hmacKey)).toBe(sign('secret-one-0123456'));
-      const a = registry.get(APP.appToken);
-      expect(a?.source).toBe('config');
-      expect(a?.credentials.map((c) => sign(c.hmacKey))).toEqual([sign(APP.secret)]);
-      registry.replaceControlPlaneApps([]);
-      expect(registry.get('app-0b')).toBeUndefined();
-      expect(registry.get(APP.appToken)?.source).toBe('config');
-    });
-
-    it('derives a credential\'s keys once while its secret is unchanged', () => {
-      const registry = new AppRegistry([]);
-      const list = [{ appToken: 'app-0b', aesMode: 'gcm' as const, credentials: [remote('secret-one-0123456')] }];
-      registry.replaceControlPlaneApps(list);
-      const first = registry.get('app-0b')!.credentials[0]!.hmacKey;
-      registry.replaceControlPlaneApps(list);
-      expect(registry.get('app-0b')!.credentials[0]!.hmacKey).toBe(first);
-    });
-
-    it('leaves out an app without a credential', () => {
-      const registry = new AppRegistry([]);
-      registry.replaceControlPlaneApps([{ appToken: 'app-0b', aesMode: 'gcm', credentials: [] }]);
-      expect(registry.get('app-0b')).toBeUndefined();
-    });
-
-    it('refuses a credential from its expiry on', () => {
-      const registry = new AppRegistry([]);
-      registry.replaceControlPlaneApps([{ appToken: 'app-0b', aesMode: 'gcm', credentials: [remote('secret-old-0123456', 1000), remote('secret-new-0123456')] }]);
-      const app = registry.get('app-0b')!;
-      expect(liveCredentials(app, 999).map((c) => c.credentialId)).toEqual(['id-secret-old-0123456', 'id-secret-new-0123456']);
-      expect(liveCredentials(app, 1000).map((c) => c.credentialId)).toEqual(['id-secret-new-0123456']);
-    });
   });
 });

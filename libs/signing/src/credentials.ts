@@ -13,59 +13,76 @@ export interface AppCredential {
 }
 
 /**
- * One credential (secret, AES key) of an app, keys derived once. Apps of `APP_CREDENTIALS`
- * have one, with the id `""`; apps of the control plane up to two (docs/contract.md §14).
+ * One credential of an app ready for use on the hot path (keys derived once): what a request
+ * signed with it acts as. An `APP_CREDENTIALS` app has one, without id; an app of the control
+ * plane (docs/contract.md §14) up to two active ones.
  */
-export interface RegisteredCredential {
-  /** `""` for an app of `APP_CREDENTIALS`. */
-  readonly credentialId: string;
-  readonly hmacKey: KeyObject;
-  readonly aesKey: KeyObject;
-  /** Epoch milliseconds from which the credential is refused; undefined: no expiry. */
-  readonly expiresAt?: number;
-}
-
-/** Where an app comes from: `APP_CREDENTIALS` (`config`) or the control plane (`api`). */
-export type AppSource = 'config' | 'api';
-
-/** An app ready for use on the hot path: keys derived once at start. */
 export interface RegisteredApp {
   readonly appToken: string;
-  /** The first credential's keys (an app of `APP_CREDENTIALS` has only that one). */
   readonly hmacKey: KeyObject;
   readonly aesKey: KeyObject;
   readonly aesMode: AesMode;
-  /** Every credential whose signature is accepted, at most two for a control-plane app. */
-  readonly credentials: readonly RegisteredCredential[];
-  readonly source: AppSource;
+  /** The control plane's credential id; unset for an `APP_CREDENTIALS` app. */
+  readonly credentialId?: string;
+  /** Epoch milliseconds from which the credential is refused; unset: no expiry. */
+  readonly expiresAt?: number;
 }
 
-/** An app as the control plane publishes it (`GET /internal/v1/apps`, docs/contract.md §14). */
-export interface ControlPlaneApp {
+/** A credential of the control plane, in clear, as the service that loads it decrypted it. */
+export interface ManagedCredential {
+  credentialId: string;
+  secret: string;
+  aesKey: string;
+  /** Epoch milliseconds from which it is refused; unset: no expiry. */
+  expiresAt?: number;
+}
+
+/** An active app of the control plane with its active credentials. */
+export interface ManagedApp {
   appToken: string;
   aesMode: AesMode;
-  credentials: { credentialId: string; secret: string; aesKey: string; expiresAt?: number }[];
+  credentials: ManagedCredential[];
 }
+
+/** One recorded use of a credential: its id and the minute (epoch ms, truncated) of its last use. */
+export interface CredentialUse {
+  credentialId: string;
+  /** Epoch milliseconds of the start of the minute of the last use. */
+  minute: number;
+}
+
+const MINUTE_MS = 60_000;
 
 /**
- * The credentials of an app still accepted at `now`: those without an expiry or before it.
- * An expired credential is refused from its `expire_time` on, without waiting for the next
- * refresh of the list (docs/contract.md §14).
+ * The last use of each credential, to the minute, kept in memory: recording is one map write
+ * per request, and the owner writes the batch every `CREDENTIAL_USE_FLUSH_SECONDS`
+ * (docs/contract.md §14 `last_used_time`), never a database write per request.
  */
-export function liveCredentials(app: RegisteredApp, now: number): readonly RegisteredCredential[] {
-  const all = app.credentials;
-  for (const c of all) {
-    if (c.expiresAt !== undefined && now >= c.expiresAt) return all.filter((k) => k.expiresAt === undefined || now < k.expiresAt);
-  }
-  return all;
-}
+export class CredentialUseLog {
+  private pending = new Map<string, number>();
 
-/** Records that a credential verified a request; written in batches, never one write per use. */
-export interface CredentialUseSink {
-  record(credentialId: string, time: number): void;
+  record(credentialId: string, now = Date.now()): void {
+    const minute = now - (now % MINUTE_MS);
+    if ((this.pending.get(credentialId) ?? -1) < minute) this.pending.set(credentialId, minute);
+  }
+
+  /** The uses recorded since the last drain, and forgets them. */
+  drain(): CredentialUse[] {
+    if (this.pending.size === 0) return [];
+    const uses = [...this.pending].map(([credentialId, minute]) => ({ credentialId, minute }));
+    this.pending = new Map();
+    return uses;
+  }
+
+  /** Puts back uses whose write failed (a later use of the same credential wins). */
+  restore(uses: readonly CredentialUse[]): void {
+    for (const u of uses) if ((this.pending.get(u.credentialId) ?? -1) < u.minute) this.pending.set(u.credentialId, u.minute);
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
 }
-/** DI token of the optional `CredentialUseSink`. */
-export const CREDENTIAL_USES = Symbol('CREDENTIAL_USES');
 
 export const APP_TOKEN_PATTERN = /^app-[0-9a-fA-F]{1,36}$/;
 
@@ -95,24 +112,11 @@ function validate(raw: unknown, where: string): AppCredential[] {
   });
 }
 
-export interface LoadAppCredentialsOptions {
-  /**
-   * The variable that makes the control plane the source of apps (`APPS_URL` for location,
-   * `ADMIN_TOKEN` for account): when it is set, a production service without `APP_CREDENTIALS`
-   * starts with no configured app instead of refusing to (docs/contract.md §1).
-   */
-  controlPlaneVariable?: string;
-}
-
 /**
  * Reads the apps from `APP_CREDENTIALS` (inline JSON) or `APP_CREDENTIALS_FILE`.
- * Unset: the demo app, except with `NODE_ENV=production`, where that is an error unless the
- * control plane supplies the apps (then: no configured app).
+ * Unset: the demo app, except with `NODE_ENV=production`, where that is an error.
  */
-export function loadAppCredentials(
-  env: NodeJS.ProcessEnv = process.env,
-  options: LoadAppCredentialsOptions = {},
-): { apps: AppCredential[]; demo: boolean } {
+export function loadAppCredentials(env: NodeJS.ProcessEnv = process.env): { apps: AppCredential[]; demo: boolean } {
   const inline = env.APP_CREDENTIALS;
   const file = env.APP_CREDENTIALS_FILE;
   if (inline && file) throw new CredentialsError('APP_CREDENTIALS and APP_CREDENTIALS_FILE are both set; use one');
@@ -127,11 +131,12 @@ export function loadAppCredentials(
     }
   }
   if (text === undefined || text.trim() === '') {
-    const controlPlane = options.controlPlaneVariable;
+    // docs/contract.md §1: apps then come from the control plane alone (§14): account's
+    // ADMIN_TOKEN, location's APPS_URL.
+    if (env.NODE_ENV === 'production' && (env.ADMIN_TOKEN || env.APPS_URL)) return { apps: [], demo: false };
     if (env.NODE_ENV === 'production') {
-      if (controlPlane && env[controlPlane]) return { apps: [], demo: false };
       throw new CredentialsError(
-        `APP_CREDENTIALS: required when NODE_ENV=production (or set APP_CREDENTIALS_FILE${controlPlane ? ` or ${controlPlane}` : ''})`,
+        'APP_CREDENTIALS: required when NODE_ENV=production (or set APP_CREDENTIALS_FILE; account: ADMIN_TOKEN, location: APPS_URL)',
       );
     }
     return { apps: [{ ...DEMO_APP }], demo: true };
@@ -145,79 +150,95 @@ export function loadAppCredentials(
   return { apps: validate(parsed, where), demo: false };
 }
 
-function registeredApp(
-  appToken: string,
-  aesMode: AesMode,
-  source: AppSource,
-  credentials: readonly RegisteredCredential[],
-): RegisteredApp {
-  return { appToken, hmacKey: credentials[0].hmacKey, aesKey: credentials[0].aesKey, aesMode, credentials, source };
-}
-
 /**
- * The apps by token, with their keys derived once: those of `APP_CREDENTIALS`, fixed for the
- * life of the process, and those of the control plane, replaced as a whole by
- * `replaceControlPlaneApps`. An app token in both is the configured one (docs/contract.md §14).
+ * The apps by token, with their keys derived once: those of `APP_CREDENTIALS` (fixed at start,
+ * always winning) and those of the control plane (replaced as a whole by `setManaged` when the
+ * service learns a change). Lookups are one map read; nothing here touches a database.
  */
 export class AppRegistry {
-  private readonly configured = new Map<string, RegisteredApp>();
-  private apps: Map<string, RegisteredApp>;
-  /** Keys already derived for a control-plane credential, by id and secret. */
-  private derived = new Map<string, { secret: string; aesKey: string; hmac: KeyObject; aes: KeyObject }>();
+  private readonly configured = new Map<string, readonly RegisteredApp[]>();
+  private managed = new Map<string, readonly RegisteredApp[]>();
+  /** Keys already derived, by credential id: a refresh does not derive them again. */
+  private derived = new Map<string, { secret: string; aesKey: string; hmacKey: KeyObject; aesKeyObject: KeyObject }>();
+  /** The last use of each control-plane credential verified by this process. */
+  readonly uses = new CredentialUseLog();
 
   constructor(
     credentials: readonly AppCredential[],
     readonly demo = false,
   ) {
     for (const c of credentials) {
-      const credential: RegisteredCredential = { credentialId: '', hmacKey: hmacKey(c.secret), aesKey: aesKeyObject(c.aesKey) };
-      this.configured.set(c.appToken, registeredApp(c.appToken, c.aesMode ?? 'gcm', 'config', [credential]));
+      this.configured.set(c.appToken, [
+        { appToken: c.appToken, hmacKey: hmacKey(c.secret), aesKey: aesKeyObject(c.aesKey), aesMode: c.aesMode ?? 'gcm' },
+      ]);
     }
-    this.apps = new Map(this.configured);
   }
 
-  static fromEnv(env: NodeJS.ProcessEnv = process.env, options: LoadAppCredentialsOptions = {}): AppRegistry {
-    const { apps, demo } = loadAppCredentials(env, options);
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): AppRegistry {
+    const { apps, demo } = loadAppCredentials(env);
     return new AppRegistry(apps, demo);
   }
 
-  get(appToken: unknown): RegisteredApp | undefined {
-    return typeof appToken === 'string' ? this.apps.get(appToken) : undefined;
+  /** The credentials a request of `appToken` may be signed with (one per active credential). */
+  credentialsOf(appToken: unknown): readonly RegisteredApp[] | undefined {
+    if (typeof appToken !== 'string') return undefined;
+    return this.configured.get(appToken) ?? this.managed.get(appToken);
   }
 
-  get size(): number {
-    return this.apps.size;
+  /** The app's first credential that has not expired. */
+  get(appToken: unknown, now = Date.now()): RegisteredApp | undefined {
+    return this.credentialsOf(appToken)?.find((c) => c.expiresAt === undefined || c.expiresAt > now);
   }
 
-  /** How many apps come from `APP_CREDENTIALS`. */
-  get configuredSize(): number {
-    return this.configured.size;
+  /** Whether `appToken` comes from `APP_CREDENTIALS` (read-only for the control plane). */
+  isConfigured(appToken: string): boolean {
+    return this.configured.has(appToken);
+  }
+
+  /** The `APP_CREDENTIALS` apps: token and AES mode (never a key). */
+  configuredApps(): { appToken: string; aesMode: AesMode }[] {
+    return [...this.configured.values()].map(([c]) => ({ appToken: c!.appToken, aesMode: c!.aesMode }));
   }
 
   /**
-   * Replaces every control-plane app by `apps` in one step (a request sees the old set or the
-   * new one, never a mix); an app absent from `apps` is no longer accepted. Configured apps
-   * are kept and win over a control-plane app of the same token.
+   * Replaces the control plane's apps (docs/contract.md §14): the active apps with their active
+   * credentials. An app token also in `APP_CREDENTIALS` keeps its configured credentials.
    */
-  replaceControlPlaneApps(apps: readonly ControlPlaneApp[]): void {
-    const next = new Map<string, RegisteredApp>();
-    const derived = new Map<string, { secret: string; aesKey: string; hmac: KeyObject; aes: KeyObject }>();
+  setManaged(apps: readonly ManagedApp[]): void {
+    const managed = new Map<string, readonly RegisteredApp[]>();
+    const derived = new Map<string, { secret: string; aesKey: string; hmacKey: KeyObject; aesKeyObject: KeyObject }>();
     for (const app of apps) {
-      if (this.configured.has(app.appToken) || app.credentials.length === 0) continue;
-      const credentials = app.credentials.map((c): RegisteredCredential => {
-        const before = this.derived.get(c.credentialId);
-        const keys =
-          before && before.secret === c.secret && before.aesKey === c.aesKey
-            ? before
-            : { secret: c.secret, aesKey: c.aesKey, hmac: hmacKey(c.secret), aes: aesKeyObject(c.aesKey) };
+      if (this.configured.has(app.appToken)) continue;
+      const credentials = app.credentials.map((c): RegisteredApp => {
+        let keys = this.derived.get(c.credentialId);
+        if (!keys || keys.secret !== c.secret || keys.aesKey !== c.aesKey)
+          keys = { secret: c.secret, aesKey: c.aesKey, hmacKey: hmacKey(c.secret), aesKeyObject: aesKeyObject(c.aesKey) };
         derived.set(c.credentialId, keys);
-        return { credentialId: c.credentialId, hmacKey: keys.hmac, aesKey: keys.aes, expiresAt: c.expiresAt };
+        return {
+          appToken: app.appToken,
+          hmacKey: keys.hmacKey,
+          aesKey: keys.aesKeyObject,
+          aesMode: app.aesMode,
+          credentialId: c.credentialId,
+          ...(c.expiresAt === undefined ? {} : { expiresAt: c.expiresAt }),
+        };
       });
-      next.set(app.appToken, registeredApp(app.appToken, app.aesMode, 'api', credentials));
+      if (credentials.length > 0) managed.set(app.appToken, credentials);
     }
-    for (const [token, app] of this.configured) next.set(token, app);
+    this.managed = managed;
     this.derived = derived;
-    this.apps = next;
+  }
+
+  /** Records a verified request's credential use (control-plane credentials only). */
+  recordUse(credential: RegisteredApp, now = Date.now()): void {
+    if (credential.credentialId !== undefined) this.uses.record(credential.credentialId, now);
+  }
+
+  /** Apps known (configured and control plane). */
+  get size(): number {
+    let n = this.configured.size;
+    for (const token of this.managed.keys()) if (!this.configured.has(token)) n++;
+    return n;
   }
 }
 

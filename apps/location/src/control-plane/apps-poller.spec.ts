@@ -27,9 +27,8 @@ function captured(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
 
 /** True when the registry accepts a location signature made with `secret` for the app. */
 function accepts(registry: AppRegistry, appToken: string, secret: string): boolean {
-  const found = registry.get(appToken);
   const expected = signLbs(secret, 'lbsQuery', ['x'], { x: '1' });
-  return !!found?.credentials.some((c) => signLbs(c.hmacKey, 'lbsQuery', ['x'], { x: '1' }) === expected);
+  return !!registry.credentialsOf(appToken)?.some((c) => signLbs(c.hmacKey, 'lbsQuery', ['x'], { x: '1' }) === expected);
 }
 
 describe('AppsPoller against a stand-in account service', () => {
@@ -57,8 +56,8 @@ describe('AppsPoller against a stand-in account service', () => {
     const { poller } = make(registry);
     await expect(poller.refresh()).resolves.toBe(true);
     expect(account.requests).toEqual([{ method: 'GET', path: '/internal/v1/apps', authorization: `Bearer ${TOKEN}` }]);
-    expect(registry.get(APP_A)?.credentials.map((c) => c.credentialId)).toEqual(['c1', 'c2']);
-    expect(registry.get(APP_A)?.source).toBe('api');
+    expect(registry.credentialsOf(APP_A)?.map((c) => c.credentialId)).toEqual(['c1', 'c2']);
+    expect(registry.isConfigured(APP_A)).toBe(false);
     expect(accepts(registry, APP_A, SECRET_1)).toBe(true);
     expect(accepts(registry, APP_A, SECRET_2)).toBe(true);
     expect(accepts(registry, APP_A, 'another-secret-0123456')).toBe(false);
@@ -112,7 +111,7 @@ describe('AppsPoller against a stand-in account service', () => {
     await poller.refresh();
     expect(accepts(registry, DEMO_APP.appToken, DEMO_APP.secret)).toBe(true);
     expect(accepts(registry, DEMO_APP.appToken, SECRET_1)).toBe(false);
-    expect(registry.get(DEMO_APP.appToken)?.source).toBe('config');
+    expect(registry.isConfigured(DEMO_APP.appToken)).toBe(true);
     account.apps = [];
     await poller.refresh();
     expect(accepts(registry, DEMO_APP.appToken, DEMO_APP.secret)).toBe(true);

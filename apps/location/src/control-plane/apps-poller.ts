@@ -68,7 +68,7 @@ export class AppsPoller {
       const text = JSON.stringify(body);
       if (text === this.lastBody) return this.succeeded();
       answer = parseInternalApps(body);
-      this.registry.replaceControlPlaneApps(answer.apps);
+      this.registry.setManaged(answer.apps);
       this.lastBody = text;
     } catch (err) {
       // Logged on the first failure after a success only: a long outage is one line, not one per read.
@@ -82,7 +82,7 @@ export class AppsPoller {
       return false;
     }
     for (const line of answer.skipped) this.logger.warn({ entry: line }, 'app of the account service left out');
-    this.logger.info({ apps: answer.apps.length, configured: this.registry.configuredSize }, 'apps of the account service loaded');
+    this.logger.info({ apps: answer.apps.length, configured: this.registry.configuredApps().length }, 'apps of the account service loaded');
     return this.succeeded();
   }
 

@@ -1,6 +1,6 @@
-import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_LOGGER, type AppLogger } from '@geoaccount/observability';
-import { APP_REGISTRY, type AppRegistry, CREDENTIAL_USES } from '@geoaccount/signing';
+import { APP_REGISTRY, type AppRegistry } from '@geoaccount/signing';
 import { LocationConfig } from '../config/location.config';
 import { AppsPoller } from './apps-poller';
 import { CredentialUseRecorder } from './credential-use-recorder';
@@ -10,7 +10,7 @@ import { CredentialUseRecorder } from './credential-use-recorder';
 class ControlPlaneLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly poller: AppsPoller,
-    @Inject(CREDENTIAL_USES) private readonly uses: CredentialUseRecorder,
+    private readonly uses: CredentialUseRecorder,
   ) {}
 
   /** The first read happens before the service listens (bounded by `APPS_TIMEOUT_MS`). */
@@ -29,7 +29,6 @@ class ControlPlaneLifecycle implements OnApplicationBootstrap, OnApplicationShut
  * The apps learnt from the account service (docs/contract.md §14), when `APPS_URL` is set:
  * the registry's control-plane apps kept fresh, and the credential uses reported.
  */
-@Global()
 @Module({})
 export class ControlPlaneModule {
   static forRoot(config: LocationConfig): DynamicModule {
@@ -46,14 +45,14 @@ export class ControlPlaneModule {
             new AppsPoller({ ...api, intervalMs: config.APPS_POLL_SECONDS * 1000 }, registry, child(logger)),
         },
         {
-          provide: CREDENTIAL_USES,
-          inject: [APP_LOGGER],
-          useFactory: (logger: AppLogger) =>
-            new CredentialUseRecorder({ ...api, flushMs: config.CREDENTIAL_USE_FLUSH_SECONDS * 1000 }, child(logger)),
+          provide: CredentialUseRecorder,
+          inject: [APP_REGISTRY, APP_LOGGER],
+          useFactory: (registry: AppRegistry, logger: AppLogger) =>
+            new CredentialUseRecorder(registry.uses, { ...api, flushMs: config.CREDENTIAL_USE_FLUSH_SECONDS * 1000 }, child(logger)),
         },
         ControlPlaneLifecycle,
       ],
-      exports: [CREDENTIAL_USES, AppsPoller],
+      exports: [CredentialUseRecorder, AppsPoller],
     };
   }
 }

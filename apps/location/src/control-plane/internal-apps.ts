@@ -1,8 +1,8 @@
-import { APP_TOKEN_PATTERN, type ControlPlaneApp } from '@geoaccount/signing';
+import { APP_TOKEN_PATTERN, type ManagedApp } from '@geoaccount/signing';
 
 /** What `GET /internal/v1/apps` answered, checked: the apps to accept and what was left out. */
 export interface InternalAppsAnswer {
-  apps: ControlPlaneApp[];
+  apps: ManagedApp[];
   /** One line per app or credential left out, naming it (never a secret). */
   skipped: string[];
 }
@@ -51,7 +51,7 @@ export function parseInternalApps(body: unknown): InternalAppsAnswer {
   if (!isObject(body)) throw new InternalAppsFormatError('expected a JSON object');
   const list = body.app_list;
   if (!Array.isArray(list)) throw new InternalAppsFormatError('expected an app_list array');
-  const apps: ControlPlaneApp[] = [];
+  const apps: ManagedApp[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
   list.forEach((item: unknown, i) => {
@@ -74,7 +74,7 @@ export function parseInternalApps(body: unknown): InternalAppsAnswer {
       skipped.push(`${appToken}: no credentials array`);
       return;
     }
-    const credentials: ControlPlaneApp['credentials'] = [];
+    const credentials: ManagedApp['credentials'] = [];
     item.credentials.forEach((c: unknown, j) => {
       const at = `${appToken} credentials[${j}]`;
       if (!isObject(c) || typeof c.credential_id !== 'string' || c.credential_id === '' || c.credential_id.length > MAX_CREDENTIAL_ID) {
