@@ -1,8 +1,10 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { FormBodyMiddleware } from '@geoaccount/api';
+import { FormBodyMiddleware, JsonBodyMiddleware } from '@geoaccount/api';
 import { RateLimitModule } from '@geoaccount/http';
 import { ObservabilityModule } from '@geoaccount/observability';
 import { type AppRegistry, callerKeyOf } from '@geoaccount/signing';
+import { AdminSessionsModule } from './admin-sessions/admin-sessions.module';
+import { AppsModule } from './apps/apps.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthGroupsModule } from './auth-groups/auth-groups.module';
 import { AuthsModule } from './auths/auths.module';
@@ -12,10 +14,16 @@ import type { DirectoryConfig } from './config/directory.config';
 import { DatabaseModule } from './database/database.module';
 import { DirectoryModule } from './directory/directory.module';
 import { HealthModule } from './health/health.module';
+import { InternalModule } from './internal/internal.module';
+import { LockoutsModule } from './lockouts/lockouts.module';
 import { LoginModule } from './login/login.module';
+import { OperatorsModule } from './operators/operators.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { PiiModule } from './pii/pii.module';
 import { UsersModule } from './users/users.module';
+
+/** Routes whose bodies are JSON documents (docs/contract.md §14). */
+const JSON_ROUTES = ['admin/{*path}', 'internal/{*path}'];
 
 @Module({})
 export class AppModule implements NestModule {
@@ -36,12 +44,20 @@ export class AppModule implements NestModule {
         UsersModule,
         LoginModule,
         PermissionsModule,
+        // The control plane (docs/contract.md §14).
+        AdminSessionsModule,
+        AppsModule,
+        OperatorsModule,
+        LockoutsModule,
+        InternalModule,
         HealthModule,
       ],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(FormBodyMiddleware).forRoutes('*');
+    // The signed API takes form fields (or JSON of strings); the admin and internal APIs take JSON.
+    consumer.apply(FormBodyMiddleware).exclude(...JSON_ROUTES).forRoutes('*');
+    consumer.apply(JsonBodyMiddleware).forRoutes(...JSON_ROUTES);
   }
 }

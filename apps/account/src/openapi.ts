@@ -3,7 +3,9 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { type OpenApiOptions, buildOpenApiDocument } from '@geoaccount/http';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
-import { AUDIT_EVENT_SCHEMA } from './audit/audit-events.service';
+import { APP_SCHEMA, CREDENTIAL_SCHEMA } from './apps/app.view';
+import { ADMIN_AUDIT_EVENT_SCHEMA, AUDIT_EVENT_SCHEMA } from './audit/audit-events.service';
+import { OPERATOR_SCHEMA } from './operators/operator.view';
 import { AUTH_SUMMARY_SCHEMA, GROUP_LIST_ITEM_SCHEMA } from './auth-groups/auth-group.view';
 import { AUTH_LIST_ITEM_SCHEMA } from './auths/auth.view';
 import { USER_SCHEMA } from './users/user.view';
@@ -17,13 +19,36 @@ export const ACCOUNT_OPENAPI: OpenApiOptions = {
   description:
     'Auths, auth groups, users and login of client apps. Every operation under `/account/v1.0.1` is signed ' +
     '(docs/signing.md); answers are JSON with `response_code` and `response_message` (docs/account-api.md).',
-  formBodies: true,
+  // The admin and internal APIs take JSON only.
+  formBodies: (path) => path.startsWith(`/${ACCOUNT_API_PREFIX}/`),
+  otherSecurity: {
+    schemes: {
+      adminToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'docs/contract.md §14: `ADMIN_TOKEN` (the operator `admin`), or the token of an operator session.',
+      },
+      adminSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'admin_session',
+        description: 'The session cookie of `POST /admin/v1/sessions`; changes also send its `X-CSRF-Token` header.',
+      },
+      internalToken: { type: 'http', scheme: 'bearer', description: '`INTERNAL_TOKEN`, shared by the services.' },
+    },
+    of: (path) =>
+      path === '/admin/v1/sessions' ? [] : path.startsWith('/admin/') ? ['adminToken', 'adminSession'] : path.startsWith('/internal/') ? ['internalToken'] : [],
+  },
   schemas: {
     AuthListItem: AUTH_LIST_ITEM_SCHEMA,
     GroupListItem: GROUP_LIST_ITEM_SCHEMA,
     AuthSummary: AUTH_SUMMARY_SCHEMA,
     User: USER_SCHEMA,
     AuditEvent: AUDIT_EVENT_SCHEMA,
+    AdminApp: APP_SCHEMA,
+    AdminCredential: CREDENTIAL_SCHEMA,
+    AdminOperator: OPERATOR_SCHEMA,
+    AdminAuditEvent: ADMIN_AUDIT_EVENT_SCHEMA,
   },
   servers: [
     {

@@ -27,11 +27,13 @@ describe('database layer', () => {
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  it('keys every table by app_token', async () => {
+  it('keys every table of app data by app_token', async () => {
     // The audit trail is keyed by its event (and partitioned by time); app_token leads its indexes.
+    // The control plane's operators, their sessions and its change counter belong to no app (docs/contract.md §14).
     const { rows } = await h.db.query<{ table_name: string }>(
       `SELECT t.table_name FROM information_schema.tables t
         WHERE t.table_schema = 'public' AND t.table_name <> 'schema_migrations' AND t.table_name NOT LIKE 'audit\\_events%'
+          AND t.table_name NOT IN ('operators', 'admin_sessions', 'control_plane_version')
           AND NOT EXISTS (SELECT 1 FROM information_schema.key_column_usage k
                            WHERE k.table_name = t.table_name AND k.column_name = 'app_token'
                              AND k.constraint_name = t.table_name || '_pkey')`,

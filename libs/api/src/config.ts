@@ -9,7 +9,8 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_VARIABLE = /(^|_)(TOKEN|SECRET|PASSWORD|KEY|KEYS)$/;
+/** Variables whose values are secrets. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEYS?$/;
 
 /**
  * Reads the environment into a validated, typed object (a class whose property names are
@@ -26,8 +27,8 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   const errors = validateSync(config, { skipMissingProperties: false, stopAtFirstError: true });
   const first = errors[0];
   if (first) {
-    // A secret's value is not repeated in the message (it goes to the log of a failed start).
-    const raw = SECRET_VARIABLE.test(first.property) ? undefined : defined[first.property];
+    // A secret's value is never echoed (a log line would carry it).
+    const raw = SECRET_NAME.test(first.property) ? undefined : defined[first.property];
     const why = Object.values(first.constraints ?? {})[0] ?? 'invalid';
     throw new ConfigError(`Invalid environment variable ${first.property}${raw === undefined ? '' : `=${JSON.stringify(raw)}`}: ${why}`);
   }

@@ -44,6 +44,32 @@ export function dtoFields(dto: abstract new (...args: never[]) => unknown): Fiel
     }
     if (meta.type !== ValidationTypes.CUSTOM_VALIDATION) continue;
     const constraints = (meta.constraints ?? []) as unknown[];
+    // A rule of each item of an array field (`{ each: true }`) describes its items.
+    const target = meta.each && field.schema.type === 'array' ? (field.schema.items as JsonSchema) : field.schema;
+    switch (meta.name) {
+      case 'isInt':
+        field.schema.type = 'integer';
+        continue;
+      case 'isBoolean':
+        field.schema.type = 'boolean';
+        continue;
+      case 'isArray':
+        field.schema.type = 'array';
+        field.schema.items = { type: 'string', ...((field.schema.items as JsonSchema | undefined) ?? {}) };
+        continue;
+      case 'arrayMaxSize':
+        field.schema.maxItems = Number(constraints[0]);
+        continue;
+      case 'min':
+        field.schema.minimum = Number(constraints[0]);
+        continue;
+      case 'max':
+        field.schema.maximum = Number(constraints[0]);
+        continue;
+      case 'minLength':
+        target.minLength = Number(constraints[0]);
+        continue;
+    }
     switch (meta.name) {
       case 'isString':
         break;
@@ -51,14 +77,14 @@ export function dtoFields(dto: abstract new (...args: never[]) => unknown): Fiel
         field.schema.minLength = 1;
         break;
       case 'maxLength':
-        field.schema.maxLength = Math.min(Number(constraints[0]), (field.schema.maxLength as number | undefined) ?? Infinity);
+        target.maxLength = Math.min(Number(constraints[0]), (target.maxLength as number | undefined) ?? Infinity);
         break;
       case 'isIn':
         field.schema.enum = [...(constraints[0] as readonly string[])];
         break;
       case 'matches': {
         const pattern = constraints[0];
-        field.schema.pattern = pattern instanceof RegExp ? pattern.source : String(pattern);
+        target.pattern = pattern instanceof RegExp ? pattern.source : String(pattern);
         break;
       }
       default: {

@@ -22,11 +22,16 @@ export interface OpenApiOptions {
    * The service reads POST/PUT bodies as form fields as well as JSON: document request bodies
    * as `application/x-www-form-urlencoded` and `multipart/form-data` besides JSON.
    */
-  formBodies?: boolean;
+  formBodies?: boolean | ((path: string) => boolean);
   /** Where the service answers (`servers` of the document). */
   servers?: ServerObject[];
   /** The request signature: its scheme, and which paths require it (the others declare `security: []`). */
   signature?: { name: string; scheme: SecuritySchemeObject; signed: (path: string) => boolean };
+  /**
+   * Further security schemes, and the ones (any one suffices) each unsigned path takes; a
+   * path with none declares `security: []`.
+   */
+  otherSecurity?: { schemes: Record<string, SecuritySchemeObject>; of: (path: string) => string[] };
   /** Named schemas the operations refer to (`#/components/schemas/<name>`). */
   schemas?: Record<string, JsonSchema>;
 }
@@ -34,8 +39,9 @@ export interface OpenApiOptions {
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
 /** Documents the JSON request bodies of the document in the two form encodings too. */
-export function useFormBodies(document: OpenAPIObject): OpenAPIObject {
-  for (const item of Object.values(document.paths)) {
+export function useFormBodies(document: OpenAPIObject, which: (path: string) => boolean = () => true): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!which(path)) continue;
     for (const operation of [item.post, item.put, item.patch]) {
       const content = operation?.requestBody && 'content' in operation.requestBody ? operation.requestBody.content : undefined;
       const json = content?.['application/json'];
@@ -71,14 +77,16 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
   if (options.description) builder.setDescription(options.description);
   for (const server of options.servers ?? []) builder.addServer(server.url, server.description, server.variables);
   if (options.signature) builder.addSecurity(options.signature.name, options.signature.scheme);
+  for (const [name, scheme] of Object.entries(options.otherSecurity?.schemes ?? {})) builder.addSecurity(name, scheme);
   let document = SwaggerModule.createDocument(app, builder.build());
-  if (options.formBodies) document = useFormBodies(document);
+  if (options.formBodies) document = useFormBodies(document, typeof options.formBodies === 'function' ? options.formBodies : undefined);
   const signature = options.signature;
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      operation.security = signature?.signed(path) ? [{ [signature.name]: [] }] : [];
+      const schemes = signature?.signed(path) ? [signature.name] : (options.otherSecurity?.of(path) ?? []);
+      operation.security = schemes.map((name) => ({ [name]: [] }));
     }
   }
   if (options.schemas) {

@@ -50,6 +50,12 @@ export interface AuditEventFilter {
   toTime?: string;
 }
 
+/** Whose events a page reads: the apps (`undefined`: every app, admin-level `""` included) and the resource types. */
+export interface AuditScope {
+  appTokens?: readonly string[];
+  resourceTypes?: readonly string[];
+}
+
 /** How many parameters {@link auditEventCte} takes. */
 export const AUDIT_EVENT_PARAMS = 9;
 
@@ -102,13 +108,17 @@ export class AuditEventsRepository {
    * The app's first `limit` events matching `filter`, by id. Exclusive on the id lock: every
    * event id below the newest visible one is settled. `zone`: the zone of the filter's times.
    */
-  async page(appToken: string, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
-    const params: unknown[] = [appToken];
-    const where = ['"app_token" = $1'];
+  async page(scope: AuditScope, filter: AuditEventFilter, zone: string, limit: number): Promise<StoredAuditEvent[]> {
+    const params: unknown[] = [];
+    const where: string[] = [];
     const add = (condition: (param: string) => string, value: unknown) => {
       params.push(value);
       where.push(condition(`$${params.length}`));
     };
+    // One app: an equality, so that the app's indexes read the page in order.
+    if (scope.appTokens?.length === 1) add((p) => `"app_token" = ${p}`, scope.appTokens[0]);
+    else if (scope.appTokens !== undefined) add((p) => `"app_token" = ANY(${p}::text[])`, scope.appTokens);
+    if (scope.resourceTypes !== undefined) add((p) => `"resource_type" = ANY(${p}::text[])`, scope.resourceTypes);
     if (filter.resourceType !== undefined) add((p) => `"resource_type" = ${p}`, filter.resourceType);
     if (filter.resourceId !== undefined) add((p) => `"resource_id" = ${p}`, filter.resourceId);
     if (filter.action !== undefined) add((p) => `"action" = ${p}`, filter.action);
@@ -122,7 +132,7 @@ export class AuditEventsRepository {
       return (await em.query(
         `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
                 "operator", "request_id", "client_ip", "result_code", "changes"
-           FROM "audit_events" WHERE ${where.join(' AND ')} ORDER BY "audit_events"."event_id" ASC LIMIT ${Number(limit)}`,
+           FROM "audit_events" WHERE ${where.length > 0 ? where.join(' AND ') : 'true'} ORDER BY "audit_events"."event_id" ASC LIMIT ${Number(limit)}`,
         params,
       )) as StoredAuditEvent[];
     });

@@ -4,8 +4,12 @@ import { type AuditEventRow, AuditEventsRepository } from './audit-events.reposi
 import { maskPii } from '../pii/pii-cipher';
 import { currentAuditOrigin } from './audit-origin';
 
-export type AuditAction = 'create' | 'modify' | 'login' | 'login_failed' | 'login_locked';
-export type AuditResourceType = 'auth' | 'auth_group' | 'user';
+export type AuditAction = 'create' | 'modify' | 'revoke' | 'login' | 'login_failed' | 'login_locked';
+/** The app's own data (interface 207 answers these) and the control plane's (docs/contract.md §14). */
+export type AuditResourceType = 'auth' | 'auth_group' | 'user' | AdminResourceType;
+export type AdminResourceType = 'app' | 'credential' | 'operator' | 'session';
+/** The resource types interface 207 answers (docs/contract.md §14: only the app's own data). */
+export const APP_RESOURCE_TYPES: readonly AuditResourceType[] = ['auth', 'auth_group', 'user'];
 
 /** `{"field":{"from":…,"to":…}}` of a modify, `{"field":{"to":…}}` of a create. */
 export type AuditChanges = Record<string, { from?: unknown; to: unknown }>;
@@ -19,6 +23,8 @@ export interface AuditEvent {
   resultCode: string;
   /** Omitted for logins (stored as `""`). */
   changes?: AuditChanges;
+  /** Who acted, when the request says it otherwise than by its `user` header: an operator's login (docs/contract.md §14). */
+  operator?: string;
 }
 
 /** Fields shown masked in the trail (CONTRACT §10). */
@@ -46,7 +52,7 @@ export class AuditTrail {
       action: event.action,
       resourceType: event.resourceType,
       resourceId: event.resourceId,
-      operator: origin.operator,
+      operator: event.operator ?? origin.operator,
       requestId: origin.requestId,
       clientIp: origin.clientIp,
       resultCode: event.resultCode,

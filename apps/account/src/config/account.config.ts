@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 import { loadConfig } from '@geoaccount/api';
 import { OperationsConfig } from '@geoaccount/observability';
 
@@ -159,6 +159,35 @@ export class AccountConfig extends OperationsConfig {
   @IsOptional()
   @IsString()
   PII_KEYS_FILE?: string = undefined;
+
+  /**
+   * Bearer token of the operator `admin` (role admin) of the admin API (docs/contract.md §14),
+   * at least 32 characters; unset: no bootstrap token.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'expected at least 32 characters' })
+  ADMIN_TOKEN?: string = undefined;
+
+  /** Bearer token of the internal API (`/internal/v1`, location's view of the apps), at least 32 characters; unset: refused. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'expected at least 32 characters' })
+  INTERNAL_TOKEN?: string = undefined;
+
+  /** How often the recorded credential uses are written (docs/contract.md §14 `last_used_time`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  CREDENTIAL_USE_FLUSH_SECONDS = 60;
+
+  /** How often an instance asks whether apps or credentials changed (docs/contract.md §14: seen within 5 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(5000)
+  CONTROL_PLANE_POLL_MS = 1000;
 
   /** `production` refuses to start without `PII_KEYS`. */
   @IsOptional()

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
 import { AccountConfig } from '../config/account.config';
 
@@ -154,6 +154,18 @@ export class LoginLockout implements OnModuleInit, OnApplicationShutdown {
         WHERE f."app_token" = $1 AND f."user_login_id" = $2 AND NOT EXISTS (SELECT 1 FROM "gone")`,
       [appToken, userLoginId, at, this.policy.maxFailures, ...(event === undefined ? [] : auditEventParams(event))],
     );
+  }
+
+  /**
+   * Clears the failures and the lock of a login id (an operator's unlock); with `onlyIfLocked`,
+   * only when it is locked now. Returns whether anything was cleared.
+   */
+  async clear(em: EntityManager, appToken: string, userLoginId: string, onlyIfLocked: boolean): Promise<boolean> {
+    const [, n] = (await em.query(
+      `DELETE FROM "login_failures" WHERE "app_token" = $1 AND "user_login_id" = $2 ${onlyIfLocked ? 'AND "locked_until" > now()' : ''}`,
+      [appToken, userLoginId],
+    )) as [unknown, number];
+    return n > 0;
   }
 
   /** Deletes rows that no longer count nor lock; returns how many. */

@@ -11,5 +11,6 @@ import { LoginService } from './login.service';
   imports: [UsersModule, TypeOrmModule.forFeature([LoginFailureEntity])],
   controllers: [LoginController],
   providers: [LoginService, LoginLockout],
+  exports: [LoginLockout],
 })
 export class LoginModule {}

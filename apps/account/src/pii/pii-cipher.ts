@@ -4,6 +4,10 @@ import type { PiiKey } from './pii-keys';
 /** Fields of `users` held encrypted. */
 export type PiiField = 'cert_id' | 'user_mobile';
 export const PII_FIELDS: readonly PiiField[] = ['cert_id', 'user_mobile'];
+/** Fields of `app_credentials` held encrypted under the same ring (docs/contract.md §14). */
+export type CredentialField = 'secret' | 'aes_key';
+/** Every field the cipher seals; the associated data names it. */
+export type SealedField = PiiField | CredentialField;
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -37,9 +41,9 @@ export class PiiCipher {
     return this.current.id;
   }
 
-  encrypt(appToken: string, userLoginId: string, field: PiiField, value: string): string;
-  encrypt(appToken: string, userLoginId: string, field: PiiField, value: string | null | undefined): string | null | undefined;
-  encrypt(appToken: string, userLoginId: string, field: PiiField, value: string | null | undefined): string | null | undefined {
+  encrypt(appToken: string, userLoginId: string, field: SealedField, value: string): string;
+  encrypt(appToken: string, userLoginId: string, field: SealedField, value: string | null | undefined): string | null | undefined;
+  encrypt(appToken: string, userLoginId: string, field: SealedField, value: string | null | undefined): string | null | undefined {
     if (!value) return value;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
@@ -52,7 +56,7 @@ export class PiiCipher {
    * The plain value of a stored one. A value without the `v1:` prefix is a row written before
    * encryption (not yet converted) and is returned as stored.
    */
-  decrypt(appToken: string, userLoginId: string, field: PiiField, stored: string | null): string | null {
+  decrypt(appToken: string, userLoginId: string, field: SealedField, stored: string | null): string | null {
     if (!stored || !isEncrypted(stored)) return stored;
     const keyId = keyIdOf(stored)!;
     const key = this.byId.get(keyId);
@@ -87,7 +91,7 @@ export function keyIdOf(stored: string): string | undefined {
 }
 
 /** Unambiguous (JSON) so that no two (app, login id, field) triples give the same bytes. */
-function associatedData(appToken: string, userLoginId: string, field: PiiField): Buffer {
+function associatedData(appToken: string, userLoginId: string, field: SealedField): Buffer {
   return Buffer.from(JSON.stringify([appToken, userLoginId, field]), 'utf8');
 }
 

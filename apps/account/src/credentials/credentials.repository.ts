@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { CredentialRecord } from './credential.record';
+
+const COLUMNS = `c."app_token" AS "appToken", c."credential_id" AS "credentialId", c."secret", c."aes_key" AS "aesKey",
+  c."key_id" AS "keyId", c."create_time" AS "createTime", c."expire_time" AS "expireTime",
+  c."revoke_time" AS "revokeTime", c."last_used_time" AS "lastUsedTime"`;
+
+/** An active app with its active credentials, as every instance loads them. */
+export interface ActiveCredentialRow {
+  appToken: string;
+  aesMode: 'gcm' | 'ecb';
+  credentialId: string;
+  secret: string;
+  aesKey: string;
+  expireTime: Date | null;
+}
+
+/**
+ * The SQL of app credentials (`app_credentials`) and of the control plane's change counter
+ * (`control_plane_version`), which every change of an app or a credential increments in its
+ * own transaction and every instance polls.
+ */
+@Injectable()
+export class CredentialsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Locks the row of the app for the transaction of `em`; `false` when there is no such app. */
+  async lockApp(em: EntityManager, appToken: string): Promise<boolean> {
+    const rows = (await em.query(`SELECT 1 FROM "apps" WHERE "app_token" = $1 FOR UPDATE`, [appToken])) as unknown[];
+    return rows.length === 1;
+  }
+
+  async listOf(appTokens: readonly string[], em: EntityManager = this.dataSource.manager): Promise<CredentialRecord[]> {
+    if (appTokens.length === 0) return [];
+    return (await em.query(`SELECT ${COLUMNS} FROM "app_credentials" c WHERE c."app_token" = ANY($1) ORDER BY c."create_time", c."credential_id"`, [
+      appTokens,
+    ])) as CredentialRecord[];
+  }
+
+  async insert(em: EntityManager, c: Pick<CredentialRecord, 'appToken' | 'credentialId' | 'secret' | 'aesKey' | 'keyId'>): Promise<void> {
+    await em.query(
+      `INSERT INTO "app_credentials" ("app_token", "credential_id", "secret", "aes_key", "key_id") VALUES ($1, $2, $3, $4, $5)`,
+      [c.appToken, c.credentialId, c.secret, c.aesKey, c.keyId],
+    );
+  }
+
+  async setExpireTime(em: EntityManager, appToken: string, credentialId: string, expireTime: Date): Promise<void> {
+    await em.query(`UPDATE "app_credentials" SET "expire_time" = $3 WHERE "app_token" = $1 AND "credential_id" = $2`, [
+      appToken,
+      credentialId,
+      expireTime,
+    ]);
+  }
+
+  async revoke(em: EntityManager, appToken: string, credentialId: string): Promise<void> {
+    await em.query(
+      `UPDATE "app_credentials" SET "revoke_time" = now() WHERE "app_token" = $1 AND "credential_id" = $2 AND "revoke_time" IS NULL`,
+      [appToken, credentialId],
+    );
+  }
+
+  /** Every active credential of every enabled app (what a refresh loads). */
+  async active(): Promise<ActiveCredentialRow[]> {
+    return (await this.dataSource.query(
+      `SELECT a."app_token" AS "appToken", a."aes_mode" AS "aesMode", c."credential_id" AS "credentialId",
+              c."secret", c."aes_key" AS "aesKey", c."expire_time" AS "expireTime"
+         FROM "apps" a JOIN "app_credentials" c ON c."app_token" = a."app_token"
+        WHERE a."state" = 'enabled' AND c."revoke_time" IS NULL AND (c."expire_time" IS NULL OR c."expire_time" > now())
+        ORDER BY a."app_token", c."create_time", c."credential_id"`,
+    )) as ActiveCredentialRow[];
+  }
+
+  /**
+   * Records uses (docs/contract.md §14 `last_used_time`): one statement for the batch, a
+   * later time only; unknown ids are ignored. Returns how many credentials were updated.
+   */
+  async recordUses(uses: readonly { credentialId: string; time: Date }[]): Promise<number> {
+    if (uses.length === 0) return 0;
+    const [, n] = (await this.dataSource.query(
+      `UPDATE "app_credentials" c SET "last_used_time" = u."time"
+         FROM (SELECT "id", max("time") AS "time" FROM unnest($1::text[], $2::timestamptz[]) AS t ("id", "time") GROUP BY "id") u
+        WHERE c."credential_id" = u."id" AND (c."last_used_time" IS NULL OR c."last_used_time" < u."time")`,
+      [uses.map((u) => u.credentialId), uses.map((u) => u.time)],
+    )) as [unknown, number];
+    return n;
+  }
+
+  /** Increments the change counter inside the change's transaction. */
+  async bumpVersion(em: EntityManager): Promise<void> {
+    await em.query(`UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1`);
+  }
+
+  async version(): Promise<string> {
+    const rows = (await this.dataSource.query(`SELECT "version"::text AS "version" FROM "control_plane_version" WHERE "id" = 1`)) as {
+      version: string;
+    }[];
+    return rows[0]?.version ?? '0';
+  }
+
+  /** Rows whose secret or AES key is sealed under another key than `keyId` (for `rotate-pii`), a batch after `after`. */
+  async staleBatch(em: EntityManager, keyId: string, after: string, limit: number): Promise<CredentialRecord[]> {
+    return (await em.query(
+      `SELECT ${COLUMNS} FROM "app_credentials" c WHERE c."key_id" <> $1 AND c."credential_id" > $2
+        ORDER BY c."credential_id" LIMIT ${Number(limit)} FOR UPDATE`,
+      [keyId, after],
+    )) as CredentialRecord[];
+  }
+
+  async reseal(em: EntityManager, credentialId: string, secret: string, aesKey: string, keyId: string): Promise<void> {
+    await em.query(`UPDATE "app_credentials" SET "secret" = $2, "aes_key" = $3, "key_id" = $4 WHERE "credential_id" = $1`, [
+      credentialId,
+      secret,
+      aesKey,
+      keyId,
+    ]);
+  }
+}
