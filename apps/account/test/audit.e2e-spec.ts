@@ -39,7 +39,7 @@ describe('audit trail (interface 207)', () => {
     return rows as Record<string, string>[];
   }
 
-  const as = (operator: string, requestId: string) => ({ headers: { user: operator, 'X-Request-Id': requestId } });
+  const as = (operator: string, requestId: string) => ({ user: operator, headers: { 'X-Request-Id': requestId } });
 
   describe('one event per change, in the change’s transaction', () => {
     it('records an auth create and modify with operator, request id, client ip, code and the changed fields', async () => {

@@ -115,10 +115,10 @@ describe('auths (interfaces 100-103)', () => {
       expect((await h.a.getAuth('C-ORPHAN')).status).toBe(404);
     });
 
-    it('refuses an auth that is its own parent (400, 90100 naming parent_auth_id)', async () => {
+    it('refuses an auth created with itself as parent: 400, 10021 (the parent does not exist yet)', async () => {
       const res = await h.a.createAuth('C-SELF', { auth_name: 'self', parent_auth_id: 'C-SELF' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(invalid('cyclic parent_auth_id'));
+      expect(res.body).toEqual({ response_code: '10021', response_message: 'parent auth does not exist' });
       expect((await h.a.getAuth('C-SELF')).status).toBe(404);
     });
 

@@ -1,4 +1,6 @@
 import { APP_A, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
+import { Client, Pool } from 'pg';
+import { serverUrl } from './support/database';
 import { seedAuth, seedGroup } from './support/fixtures';
 import { type PrivatePostgres, startPrivatePostgres } from './support/private-postgres';
 
@@ -140,6 +142,45 @@ describe('CONTRACT §6 outcomes', () => {
       expect(back.body).toMatchObject({ response_code: '90000', auth_id: 'D1' });
       expect((await client.createAuth('D2', { auth_name: 'after' })).status).toBe(201);
     }, 60_000);
+  });
+});
+
+describe('database refusing connections (ALLOW_CONNECTIONS false, SQLSTATE 55000 at connect): 503 with interface number + 99', () => {
+  let h: AccountHarness;
+  let admin: Pool;
+
+  beforeAll(async () => {
+    h = await startAccountHarness();
+    await seedAuth(h.a, 'D1');
+    await seedGroup(h.a, 'DG1', { group_auths: 'D1' });
+    admin = new Pool({ connectionString: serverUrl(), max: 1 });
+  });
+  afterAll(async () => {
+    await admin?.query(`ALTER DATABASE "${h.databaseName}" ALLOW_CONNECTIONS true`).catch(() => undefined);
+    await admin?.end();
+    await h?.close();
+  });
+
+  it('answers every interface with 503 and its NNN99 while the database refuses connections, and recovers', async () => {
+    await admin.query(`ALTER DATABASE "${h.databaseName}" ALLOW_CONNECTIONS false`);
+    // The service's pooled connections are gone too: it has to connect again, and is refused.
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [h.databaseName]);
+    const probe = new Client({ connectionString: h.databaseUrl });
+    const refused = await probe.connect().then(
+      () => undefined,
+      (e: { code?: string }) => e.code,
+    );
+    await probe.end().catch(() => undefined);
+    expect(refused).toBe('55000');
+    for (const [i, call] of everyInterface(h.a).entries()) {
+      const res = await call();
+      expect({ i, status: res.status, body: res.body }).toEqual({ i, status: 503, body: SYSTEM(`${100 + i}99`) });
+    }
+    const user = await h.a.listUsers();
+    expect({ status: user.status, body: user.body }).toEqual({ status: 503, body: SYSTEM('20299') });
+
+    await admin.query(`ALTER DATABASE "${h.databaseName}" ALLOW_CONNECTIONS true`);
+    expect((await h.a.getAuth('D1')).status).toBe(200);
   });
 });
 

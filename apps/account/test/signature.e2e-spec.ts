@@ -205,7 +205,90 @@ describe('request signature (CONTRACT §2)', () => {
     expect((await stranger.listAuths()).body).toEqual(UNAUTHORIZED('unknown app_token'));
     const missing = await h.a.createAuth('S-NOAPP', { auth_name: 'n' }, { appToken: null });
     expect(missing.status).toBe(401);
-    expect(missing.body).toEqual(UNAUTHORIZED('unknown app_token'));
+    expect(missing.body).toEqual(UNAUTHORIZED('missing app_token'));
+    expect((await h.a.getAuth('S1', { appToken: '' })).body).toEqual(UNAUTHORIZED('missing app_token'));
+  });
+
+  describe('signing headers X-App-Token, X-Timestamp, X-Nonce, X-Signature', () => {
+    it('takes them in place of the fields, for reads and for writes of every body type', async () => {
+      const headers = { signingHeaders: true } as const;
+      expect((await h.a.getAuth('S1', headers)).body).toMatchObject({ response_code: '90000', auth_id: 'S1' });
+      expect((await h.a.listAuths({ auth_ids: 'S1' }, { ...headers, nonce: 'hdr-nonce-1' })).body).toMatchObject({ count: '1' });
+      expect((await h.a.createAuth('SH-FORM', { auth_name: 'n' }, headers)).body).toEqual(OK_CREATED);
+      expect((await h.a.createAuth('SH-JSON', { auth_name: 'n' }, { ...headers, json: true })).body).toEqual(OK_CREATED);
+      expect((await h.a.createAuth('SH-MULTI', { auth_name: 'n' }, { ...headers, multipart: true })).body).toEqual(OK_CREATED);
+      // A write whose every field is a header: an empty body.
+      expect((await h.a.modifyAuth('SH-FORM', {}, headers)).body).toEqual(OK_CREATED);
+    });
+
+    it('checks them as it checks the fields', async () => {
+      const bad = await h.a.getAuth('S1', { signingHeaders: true, signature: 'ab'.repeat(32) });
+      expect(bad.body).toEqual(UNAUTHORIZED('bad signature'));
+      const stale = await h.a.getAuth('S1', { signingHeaders: true, timestamp: now() - 3600 });
+      expect(stale.body).toEqual(UNAUTHORIZED('stale timestamp'));
+      const replay = { signingHeaders: true, nonce: 'hdr-replayed' } as const;
+      expect((await h.a.getAuth('S1', replay)).status).toBe(200);
+      expect((await h.a.getAuth('S1', replay)).body).toEqual(UNAUTHORIZED('replayed nonce'));
+    });
+
+    it.each([
+      ['app_token', () => ({ app_token: APP_A.appToken })],
+      ['timestamp', () => ({ timestamp: String(now()) })],
+      ['signature', () => ({ signature: 'ab'.repeat(32) })],
+      ['nonce', () => ({ nonce: 'hdr-both' })],
+    ])('refuses %s sent both as a header and as a field (400, 90100)', async (field, value) => {
+      const tweaks = { signingHeaders: true, unsigned: value(), ...(field === 'nonce' ? { nonce: 'hdr-both' } : {}) };
+      for (const res of [await h.a.getAuth('S1', tweaks), await h.a.createAuth('SH-BOTH', { auth_name: 'n' }, tweaks)]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ response_code: '90100', response_message: `header and field ${field}` });
+      }
+      expect((await h.a.getAuth('SH-BOTH')).status).toBe(404);
+    });
+  });
+
+  describe('the user header', () => {
+    it('is signed as the parameter user, and the audit trail records it as operator', async () => {
+      const res = await h.a.createAuth('SU-OK', { auth_name: 'n' }, { user: 'ops-carol' });
+      expect(res.body).toEqual(OK_CREATED);
+      expect((await h.a.getAuth('SU-OK', { user: 'ops-carol', signingHeaders: true })).status).toBe(200);
+      const { rows } = await h.db.query(`SELECT operator FROM audit_events WHERE resource_id = 'SU-OK'`);
+      expect(rows).toEqual([{ operator: 'ops-carol' }]);
+    });
+
+    it('refuses a user header its signature does not cover (401, 90401), and records nothing', async () => {
+      for (const res of [
+        await h.a.createAuth('SU-FORGED', { auth_name: 'n' }, { headers: { user: 'intruder' } }),
+        await h.a.getAuth('S1', { headers: { user: 'intruder' } }),
+        await h.a.modifyAuth('S1', { auth_name: 'x' }, { signingHeaders: true, headers: { user: 'intruder' } }),
+      ]) {
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual(UNAUTHORIZED('user header not signed'));
+      }
+      // Signed for one user, sent with another.
+      const other = await h.a.createAuth('SU-OTHER', { auth_name: 'n' }, { user: 'ops-carol', headers: { user: 'intruder' } });
+      expect(other.body).toEqual(UNAUTHORIZED('bad signature'));
+      const { rows } = await h.db.query(`SELECT count(*)::int AS n FROM audit_events WHERE operator = 'intruder'`);
+      expect(rows).toEqual([{ n: 0 }]);
+      expect((await h.a.getAuth('SU-FORGED')).status).toBe(404);
+    });
+
+    it('refuses a user field next to the user header (400, 90100)', async () => {
+      const res = await h.a.createAuth('SU-BOTH', { auth_name: 'n', user: 'ops-carol' }, { user: 'ops-carol' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ response_code: '90100', response_message: 'header and field user' });
+    });
+  });
+
+  it('refuses a write with parameters in its query string (400, 90100, naming them), and changes nothing', async () => {
+    for (const method of ['POST', 'PUT'] as const) {
+      const res = await h.a.request(method, '/account/v1.0.1/auths/SQ-1?auth_desc=x&extra=1', { auth_name: 'n' }, { auth_id: 'SQ-1' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ response_code: '90100', response_message: 'query parameter auth_desc,extra' });
+    }
+    const signedInQuery = await h.a.request('POST', '/account/v1.0.1/auths/SQ-2?timestamp=1', { auth_name: 'n' }, { auth_id: 'SQ-2' });
+    expect(signedInQuery.body).toEqual({ response_code: '90100', response_message: 'query parameter timestamp' });
+    expect((await h.a.getAuth('SQ-1')).status).toBe(404);
+    expect((await h.a.getAuth('SQ-2')).status).toBe(404);
   });
 
   describe('nonce', () => {

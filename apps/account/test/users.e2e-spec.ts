@@ -391,10 +391,17 @@ describe('users (interfaces 200-203)', () => {
       expect(loginIdsOf(one.body)).toEqual([created()[24]]);
     });
 
-    it('answers a page past the end with the count and an empty array', async () => {
-      const res = seen(await list.listUsers({ page_number: '4', page_size: '10' }));
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...OK, count: '25', user_list: [], list: [] });
+    it('answers a page past the end with 404 20201, the real count and empty arrays', async () => {
+      for (const query of [
+        { page_number: '4', page_size: '10' },
+        { page_number: '2', page_size: '1000' },
+        { org_id: 'ODD', page_number: '3', page_size: '10' },
+      ]) {
+        const res = seen(await list.listUsers(query));
+        expect(res.status).toBe(404);
+        const count = query.org_id ? '12' : '25';
+        expect(res.body).toEqual({ response_code: '20201', response_message: NO_DATA, count, user_list: [], list: [] });
+      }
     });
 
     it('filters by user_login_ids and org_id, counting the matches', async () => {

@@ -15,6 +15,15 @@ describe('isUnavailableError', () => {
     expect(isUnavailableError(Object.assign(new Error('refused'), { code }))).toBe(true);
   });
 
+  it('takes 55000 at connect (ALLOW_CONNECTIONS false) for an outage, but not 55000 of a statement', () => {
+    const atConnect = Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' });
+    expect(isUnavailableError(atConnect)).toBe(true);
+    expect(isUnavailableError(Object.assign(new Error('wrapped'), { cause: atConnect }))).toBe(true);
+    const ofStatement = Object.assign(new Error('lock not available'), { query: 'SELECT 1', driverError: { code: '55000' } });
+    expect(isUnavailableError(ofStatement)).toBe(false);
+    expect(isUnavailableError(Object.assign(new Error('x'), { code: '55000', query: 'SELECT 1' }))).toBe(false);
+  });
+
   it('takes the pool giving up on a connection for an outage', () => {
     expect(isUnavailableError(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });

@@ -21,16 +21,28 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
  * above, 53300 (too many connections).
  */
 const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-5])$/;
+/**
+ * 55000 (object not in prerequisite state) means "refusing connections" only at connect (a
+ * database with `ALLOW_CONNECTIONS false`, docs/contract.md §13); raised by a statement it is a
+ * failure of that statement (500).
+ */
+const UNAVAILABLE_AT_CONNECT = '55000';
 
 export function isUnavailableError(err: unknown): boolean {
+  return unavailable(err, false);
+}
+
+/** `ofQuery`: `err` is the driver error of a failed statement (TypeORM's `QueryFailedError`). */
+function unavailable(err: unknown, ofQuery: boolean): boolean {
   // Not `instanceof Error`: errors of Node's own modules come from another realm under jest's VM.
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (code === UNAVAILABLE_AT_CONNECT && !ofQuery && !('query' in err)) return true;
   const msg = String((err as { message?: unknown }).message ?? '');
   if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed/i.test(msg)) return true;
   const cause = (err as { cause?: unknown }).cause ?? (err as { driverError?: unknown }).driverError;
-  return cause !== undefined && cause !== err && isUnavailableError(cause);
+  return cause !== undefined && cause !== err && unavailable(cause, ofQuery || 'query' in err);
 }
 
 /**

@@ -66,6 +66,8 @@ export const AccountCodes = {
   USER_EXISTS: rc('20020', 409, 'login id already exists'),
   USER_NOT_FOUND_ON_MODIFY: rc('20130', 404, 'login id does not exist'),
   USER_LIST_EMPTY: rc('20201', 200, 'query succeeded, no data'),
+  /** A page past the last one while there are matches (docs/contract.md §13). */
+  USER_PAGE_MISSING: rc('20201', 404, 'query succeeded, no data'),
   USER_NOT_FOUND: rc('20301', 404, 'query succeeded, no data'),
   LOGIN_FAILED: rc('20441', 401, 'login verification failed'),
   LOGIN_USER_TYPE: rc('20442', 401, 'user type incorrect'),

@@ -13,6 +13,10 @@ export interface AccountClientOptions extends TransportOptions {
   aesMode?: AesMode;
   /** Send a random `nonce` with every request (required when the service sets `SIGNATURE_REQUIRE_NONCE`). */
   nonce?: boolean;
+  /** The end user the app acts for: sent as the `user` header and signed (the audit trail's `operator`). */
+  user?: string;
+  /** Carry app_token, timestamp, nonce and signature in the `X-App-Token`… headers instead of fields. */
+  signingHeaders?: boolean;
 }
 
 /** Ways to bend a request, for tests of what the service refuses. */
@@ -30,7 +34,12 @@ export interface RequestTweaks {
   appToken?: string | null;
   /** Extra fields that are sent but not signed. */
   unsigned?: Record<string, string>;
+  /** Extra headers, not signed (a `user` header here is sent unsigned). */
   headers?: Record<string, string>;
+  /** The signed `user` header of this request (default: the client's `user`). */
+  user?: string;
+  /** Signing values in headers (default: the client's `signingHeaders`). */
+  signingHeaders?: boolean;
 }
 
 export type Fields = Record<string, string | undefined>;
@@ -39,6 +48,19 @@ export type Fields = Record<string, string | undefined>;
 export type PathIdField = 'auth_id' | 'group_id' | 'user_login_id';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** The signing headers of docs/contract.md §2, by the field they carry. */
+export const SIGNING_HEADERS = { app_token: 'X-App-Token', timestamp: 'X-Timestamp', nonce: 'X-Nonce', signature: 'X-Signature' } as const;
+
+/** Moves the signing fields of `fields` into their headers. */
+function moveToHeaders(fields: Record<string, string>, headers: Record<string, string>): void {
+  for (const [field, header] of Object.entries(SIGNING_HEADERS)) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    headers[header] = value;
+    delete fields[field];
+  }
+}
 
 /**
  * A client of the account service: signs every request (CONTRACT §2), encrypts login passwords
@@ -84,18 +106,24 @@ export class AccountClient {
 
     const signed: Record<string, string> = { ...params };
     for (const [k, v] of Object.entries(pathIds)) if (v !== undefined) signed[k] = v;
+    const user = tweaks.user ?? this.options.user;
+    if (user !== undefined) signed.user = user;
     // The path from the service prefix on is signed, not the base URL's own path (a gateway's).
     const signature = tweaks.signature === undefined ? await this.sign(method, path, signed) : tweaks.signature;
     const appToken = tweaks.appToken === undefined ? this.options.appToken : tweaks.appToken;
 
-    const sent: Record<string, string> = { ...params, ...tweaks.unsigned };
+    const sent: Record<string, string> = { ...params };
     if (appToken !== null) sent.app_token = appToken;
     if (signature !== null) sent.signature = signature;
+    const headers: Record<string, string> = {};
+    if (user !== undefined) headers.user = user;
+    if (tweaks.signingHeaders ?? this.options.signingHeaders) moveToHeaders(sent, headers);
+    Object.assign(sent, tweaks.unsigned);
     const url = this.options.baseUrl.replace(/\/$/, '') + path;
     return send<T>(method, url, sent, {
       multipart: tweaks.multipart,
       json: tweaks.json,
-      headers: tweaks.headers,
+      headers: { ...headers, ...tweaks.headers },
       envelope: 'account',
       fetch: this.options.fetch,
     });

@@ -52,21 +52,11 @@ export class AccountSignatureGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     tagInterface(context, this.reflector);
     const req = context.switchToHttp().getRequest<SignedRequest>();
-    const source = (req.method === 'GET' || req.method === 'HEAD' ? req.query : req.body) as Record<string, unknown> | undefined;
-    const fields = source ?? {};
+    refuseQueryOfWrite(req);
+    const fields = withSigningHeaders(req, requestFields(req));
+    const params = signedParams(req, fields);
 
-    const params: Record<string, string> = {};
-    for (const name of Object.keys(fields)) {
-      const value = fields[name];
-      if (typeof value !== 'string') throw new InvalidParameterException(name, 'repeated');
-      if (name !== 'app_token' && name !== 'signature') params[name] = value;
-    }
-    for (const [name, value] of Object.entries(req.params ?? {})) {
-      if (typeof value !== 'string') continue;
-      if (params[name] !== undefined && params[name] !== value) throw new InvalidParameterException(name, 'conflicting');
-      params[name] = value;
-    }
-
+    if (fields.app_token === undefined || fields.app_token === '') throw new ApiException(AccountCodes.UNAUTHORIZED, 'missing app_token');
     const candidates = this.registry.credentialsOf(fields.app_token);
     if (!candidates) throw new ApiException(AccountCodes.UNAUTHORIZED, 'unknown app_token');
 
@@ -85,13 +75,25 @@ export class AccountSignatureGuard implements CanActivate {
       throw new InvalidParameterException('nonce');
 
     const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
-    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, 'bad signature');
+    if (!app) throw new ApiException(AccountCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
     if (nonce !== undefined && this.nonces) {
       const window = Math.max(maxSkewSeconds, 1) * 2;
       if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(AccountCodes.UNAUTHORIZED, 'replayed nonce');
     }
     req[CALLER_APP] = app;
     return true;
+  }
+
+  /** Why a signature does not match: a `user` header it does not cover is named as such. */
+  private refusal(candidates: readonly RegisteredApp[], appToken: string, req: SignedRequest, params: Record<string, string>, signature: unknown): string {
+    if (req.headers[USER_HEADER] === undefined) return 'bad signature';
+    const withoutUser = { ...params };
+    delete withoutUser[USER_HEADER];
+    try {
+      return verifyAccountCredential(candidates, req.method, appToken, requestPath(req), withoutUser, signature) ? 'user header not signed' : 'bad signature';
+    } catch {
+      return 'bad signature';
+    }
   }
 
   /**
@@ -117,4 +119,75 @@ export class AccountSignatureGuard implements CanActivate {
     if (app) this.registry.recordUse(app);
     return app;
   }
+}
+
+/**
+ * docs/contract.md §2: the signing headers that may carry a field of the signature instead of
+ * the field itself (for generated clients); the plaintext is the same either way.
+ */
+export const SIGNING_HEADERS = {
+  app_token: 'x-app-token',
+  timestamp: 'x-timestamp',
+  nonce: 'x-nonce',
+  signature: 'x-signature',
+} as const;
+
+/** The header of the end user the app acts for; signed as the parameter `user` when sent. */
+export const USER_HEADER = 'user';
+
+/** The fields of a request: its query (GET, HEAD) or its body (POST, PUT). */
+export function requestFields(req: SignedRequest): Record<string, unknown> {
+  const source = (req.method === 'GET' || req.method === 'HEAD' ? req.query : req.body) as Record<string, unknown> | undefined;
+  return { ...(source ?? {}) };
+}
+
+/**
+ * A write carries its parameters in its body only (docs/contract.md §2): parameters in the
+ * query string of a POST or PUT would not be signed, so they are refused, naming them.
+ */
+export function refuseQueryOfWrite(req: SignedRequest): void {
+  if (req.method === 'GET' || req.method === 'HEAD') return;
+  const names = Object.keys((req.query ?? {}) as Record<string, unknown>);
+  if (names.length > 0) throw new ApiException(AccountCodes.INVALID_PARAMETER, `query parameter ${names.join(',')}`);
+}
+
+/**
+ * `fields` with the signing headers in the places of their fields. A value sent both as a
+ * header and as a field is ambiguous: 400 90100 naming the field.
+ */
+export function withSigningHeaders(req: SignedRequest, fields: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...fields };
+  for (const [field, header] of Object.entries(SIGNING_HEADERS)) {
+    const value = req.headers[header];
+    if (value === undefined) continue;
+    if (merged[field] !== undefined) throw new InvalidParameterException(field, 'header and field');
+    merged[field] = value;
+  }
+  return merged;
+}
+
+/**
+ * The parameters of the plaintext: every field but `app_token` and `signature`, the path ids
+ * under their names (a field repeating one with another value is refused), and the `user`
+ * header as the parameter `user` when it is sent.
+ */
+export function signedParams(req: SignedRequest, fields: Record<string, unknown>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
+    if (typeof value !== 'string') throw new InvalidParameterException(name, 'repeated');
+    if (name !== 'app_token' && name !== 'signature') params[name] = value;
+  }
+  for (const [name, value] of Object.entries(req.params ?? {})) {
+    if (typeof value !== 'string') continue;
+    if (params[name] !== undefined && params[name] !== value) throw new InvalidParameterException(name, 'conflicting');
+    params[name] = value;
+  }
+  const user = req.headers[USER_HEADER];
+  if (user !== undefined) {
+    if (typeof user !== 'string') throw new InvalidParameterException(USER_HEADER, 'repeated');
+    if (params[USER_HEADER] !== undefined) throw new InvalidParameterException(USER_HEADER, 'header and field');
+    params[USER_HEADER] = user;
+  }
+  return params;
 }

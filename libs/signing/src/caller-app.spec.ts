@@ -9,6 +9,7 @@ describe('callerKeyOf', () => {
   it('keys by the claimed app when no signature was verified', () => {
     expect(callerKeyOf({ query: { userToken: 'app-1' } } as never)).toBe('app-1');
     expect(callerKeyOf({ query: {}, body: { app_token: 'app-2' } } as never)).toBe('app-2');
+    expect(callerKeyOf({ query: {}, headers: { 'x-app-token': 'app-3' } } as never)).toBe('app-3');
     expect(callerKeyOf({ query: { app_token: '' }, body: {} } as never)).toBeUndefined();
     expect(callerKeyOf({ query: {} } as never)).toBeUndefined();
   });

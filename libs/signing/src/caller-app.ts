@@ -22,7 +22,7 @@ export function callerKeyOf(req: Request): string | undefined {
   if (verified) return verified.appToken;
   const query = (req.query ?? {}) as Record<string, unknown>;
   const body = (req.body ?? {}) as Record<string, unknown>;
-  for (const value of [query.app_token, body.app_token, query.userToken]) {
+  for (const value of [query.app_token, body.app_token, req.headers?.['x-app-token'], query.userToken]) {
     if (typeof value === 'string' && value !== '') return value;
   }
   return undefined;

@@ -5,7 +5,7 @@ import { currentRequestId } from '@geoaccount/observability';
 
 /** Who made a change, as an audit event records it (CONTRACT §10). */
 export interface AuditOrigin {
-  /** The request's optional `user` header, `""` when absent. */
+  /** The request's optional `user` header, `""` when absent; signed (docs/contract.md §2: the signature guard refuses one it does not cover). */
   readonly operator: string;
   /** The request's `X-Request-Id` (the one echoed in the answer). */
   readonly requestId: string;

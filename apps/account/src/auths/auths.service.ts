@@ -54,7 +54,8 @@ export class AuthsService {
         }
         await this.auths.insert(em, values);
         if (dto.parent_auth_id) {
-          if (dto.parent_auth_id === authId) throw new InvalidParameterException('parent_auth_id', 'cyclic');
+          // docs/contract.md §13: the parent does not exist yet when the auth names itself.
+          if (dto.parent_auth_id === authId) throw new ApiException(AccountCodes.AUTH_PARENT_MISSING);
           // With the parent changes of the app (modify): a concurrent re-parenting cannot make
           // this chain deeper between the check and the commit.
           await this.auths.lockHierarchy(em, appToken);

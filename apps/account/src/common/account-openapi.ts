@@ -112,7 +112,8 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
     decorators.push(ApiBody({ required: true, schema: { type: 'object', properties, required, additionalProperties: false } as never }));
   }
   for (const [status, statusCodes] of byStatus) {
-    const success = status < 300;
+    // A page past the last one answers 404 with the list's fields (docs/contract.md §13).
+    const success = status < 300 || statusCodes.some((c) => FAILURES_WITH_ANSWER.has(c));
     const examples = Object.fromEntries(
       statusCodes.map((c) => [`code${c.code}`, { summary: c.message, value: { response_code: c.code, response_message: c.message } }]),
     );
@@ -131,6 +132,9 @@ export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDo
   }
   return applyDecorators(...decorators);
 }
+
+/** Failure codes whose answer carries the operation's answer fields. */
+const FAILURES_WITH_ANSWER = new Set<ResultCode>([AccountCodes.USER_PAGE_MISSING]);
 
 /** A path id repeated as a field: allowed, with the same value only (else 90100). */
 function repeatedPathId(name: keyof typeof ID_LIMITS): { required: false; schema: JsonSchema } {

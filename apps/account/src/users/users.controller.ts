@@ -54,13 +54,15 @@ export class UsersController {
     fields: ListUsersQuery,
     summary: 'List users',
     description:
-      'A page of the users of the calling app (spec endpoint 11), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0".',
+      'A page of the users of the calling app (spec endpoint 11), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0"; a page past the last one while there are matches: 404 20201 with the real `count` and empty arrays.',
     answer: closedObject({ count: countText, user_list: listOf('User'), list: listOf('User') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
     const { total, users } = await this.users.list(app.appToken, query);
     const fields = { count: String(total), user_list: users, list: users };
     if (total === 0) throw new ApiException(AccountCodes.USER_LIST_EMPTY, undefined, fields);
+    // docs/contract.md §13: a page past the last one, when there are matches.
+    if (users.length === 0) throw new ApiException(AccountCodes.USER_PAGE_MISSING, undefined, fields);
     return accountOk(false, fields);
   }
 
