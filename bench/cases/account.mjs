@@ -1,5 +1,6 @@
 // Account cases: GET /users/{id}, login, GET /auths of 10,000 auths, GET /users page 500 at
 // 1,000,000 users; data seeded by SQL (generate_series), never through the API.
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { appRequire, benchDir, root } from '../lib/common.mjs';
@@ -20,7 +21,10 @@ const POOL_SIZE = 10;
 const OK = '"response_code":"90000"';
 
 export function accountEnv(ctx) {
+  // The control plane's bootstrap token (docs/admin-api.md): the two-secrets case creates its app with it.
+  ctx.adminToken ??= randomBytes(24).toString('hex');
   return {
+    ADMIN_TOKEN: ctx.adminToken,
     DATABASE_URL: ctx.db.url,
     DATABASE_AUTO_MIGRATE: 'true',
     DATABASE_POOL_SIZE: String(POOL_SIZE),
@@ -220,6 +224,46 @@ export function accountCases(ctx) {
             spec: { generator: { kind: 'random-path', paths }, expectBody: ['"user_login_id":"u'] },
           },
           notes: `1,000 ids at random of ${s.users.toLocaleString('en-US')} users`,
+        };
+      },
+    },
+    {
+      // docs/contract.md §14: a control-plane app with two active credentials; the request is
+      // signed with the one tried last. Baseline: the same build as a second instance, the
+      // same read signed by an APP_CREDENTIALS app (one secret).
+      id: 'signature-two-secrets',
+      title: 'signature checked against two active secrets',
+      service: 'account',
+      prepare: async () => {
+        const url = ctx.targets.account.url;
+        const admin = (method, path, body) =>
+          fetch(`${url}/admin/v1${path}`, {
+            method,
+            headers: { authorization: `Bearer ${ctx.adminToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }).then((r) => r.json());
+        const created = await admin('POST', '/apps', { app_name: 'bench two secrets' });
+        const second = await admin('POST', `/apps/${created.app_token}/credentials`, {});
+        if (!second.secret) throw new Error(`second credential: ${JSON.stringify(second)}`);
+        const two = { appToken: created.app_token, secret: second.secret };
+        const authPath = `${PREFIX}/auths/BENCH2`;
+        for (const a of [app, two]) {
+          const res = await fetch(`${url}${authPath}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: signedQuery(a, 'POST', authPath, { auth_name: 'two secrets' }, { auth_id: 'BENCH2' }, ts),
+          });
+          if (res.status !== 201 && res.status !== 409) throw new Error(`seed auth: ${res.status} ${await res.text()}`);
+        }
+        const get = (a) => `${authPath}?${signedQuery(a, 'GET', authPath, {}, { auth_id: 'BENCH2' }, ts)}`;
+        return {
+          service: { path: get(two), expectBody: [OK, '"auth_id":"BENCH2"'] },
+          baseline: {
+            script: join(root, 'apps/account/dist/main.js'),
+            env: ctx.serviceEnv.account,
+            spec: { path: get(app), expectBody: [OK, '"auth_id":"BENCH2"'] },
+          },
+          notes: 'GET /auths/{id}; the second of two active secrets vs one secret (baseline: a second account instance, an APP_CREDENTIALS app)',
         };
       },
     },

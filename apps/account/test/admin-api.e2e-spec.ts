@@ -188,6 +188,28 @@ describe('admin API', () => {
     expect([disabled.status, disabled.body.response_code]).toEqual([401, '90401']);
   });
 
+  it('ends a session after 30 idle minutes; a request within them keeps it alive', async () => {
+    await admin.post('/admin/v1/operators', { login: 'idle', role: 'auditor', password: 'idle operator pw' });
+    const session = await admin.signIn('idle', 'idle operator pw');
+    const idleFor = (minutes: number) =>
+      h.db.query(`UPDATE admin_sessions SET last_seen_time = now() - make_interval(mins => $1) WHERE login = 'idle'`, [minutes]);
+    await idleFor(29);
+    expect((await session.get('/admin/v1/apps')).status).toBe(200);
+    const { rows } = await h.db.query<{ idle: number }>(
+      `SELECT extract(epoch FROM now() - last_seen_time)::float8 AS idle FROM admin_sessions WHERE login = 'idle'`,
+    );
+    expect(rows[0]!.idle).toBeLessThan(60); // seen again: the idle time starts over
+    await idleFor(31);
+    const expired = await session.get('/admin/v1/apps');
+    expect([expired.status, expired.body.response_code]).toEqual([401, '90401']);
+    // The session token as a bearer (no CSRF header needed), then gone with DELETE.
+    const other = await admin.signIn('idle', 'idle operator pw');
+    const bearer = admin.with({ bearer: other.auth.cookie });
+    expect((await bearer.patch('/admin/v1/apps/app-ffffffffffffffffffffffffffffffff', {})).body.response_code).toBe('90403');
+    expect((await bearer.delete('/admin/v1/sessions/current')).status).toBe(200);
+    expect((await bearer.get('/admin/v1/apps')).status).toBe(401);
+  });
+
   it('unlocks a user login id of an app, 404 30401 when not locked', async () => {
     const demo = signedClient(APP_A.appToken, APP_A.secret, APP_A.aesKey);
     expect((await demo.registerUser('locked-user', { user_name: 'L', user_type: 'C', user_pwd: 'P@ssw0rd!' })).status).toBe(201);

@@ -1,3 +1,4 @@
+import { servedRoutes } from '@geoaccount/http';
 import { type AccountHarness, startAccountHarness } from './support/account-harness';
 import { type AdminAnswer, AdminClient, CONTROL_PLANE_ENV, TEST_ADMIN_TOKEN } from './support/admin-client';
 
@@ -93,6 +94,15 @@ describe('admin API roles', () => {
       else expect([who, res.status, res.body.response_code]).toEqual([who, 403, '90403']);
     }
     process.stdout.write(`${route.name}\n  ${seen.join('\n  ')}\n`);
+  });
+
+  it('lists every admin route the service serves (the sign-in, open to all, aside)', () => {
+    const served = servedRoutes(h.app)
+      .filter((r) => r.path.startsWith('/admin/') && !(r.method === 'POST' && r.path === '/admin/v1/sessions'))
+      .map((r) => `${r.method} ${r.path}`);
+    const listed = new Set(ROUTES.map((r) => r.name.split('?')[0]));
+    expect(served.filter((r) => !listed.has(r))).toEqual([]);
+    expect(served.length).toBeGreaterThanOrEqual(14);
   });
 
   it('an app_admin lists only its apps and reads only their events', async () => {

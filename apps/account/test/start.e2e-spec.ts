@@ -101,6 +101,20 @@ describe('starting the account service without DATABASE_URL', () => {
       const created = await client.createAuth(`S${String(Date.now()).slice(-8)}`, { auth_name: 'Started' });
       expect([created.status, created.body.response_code]).toEqual([201, '90000']);
 
+      // docs/contract.md §1, §14: a generated ADMIN_TOKEN and a demo operator, printed.
+      for (let i = 0; i < 240 && !/ADMIN_TOKEN=/.test(text()); i++) await new Promise((r) => setTimeout(r, 250));
+      const operator = /login=(demo-admin) password=(\S+)/.exec(text());
+      const token = /ADMIN_TOKEN=([0-9a-f]{48})/.exec(text());
+      expect([Boolean(operator), Boolean(token)]).toEqual([true, true]);
+      const session = await fetch(`http://127.0.0.1:${port}/admin/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: operator![1], password: operator![2] }),
+      });
+      expect(session.status).toBe(201);
+      const apps = await fetch(`http://127.0.0.1:${port}/admin/v1/apps`, { headers: { authorization: `Bearer ${token![1]}` } });
+      expect(apps.status).toBe(200);
+
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(await listening(pgPort)).toBe(false);

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { accountOk } from '@geoaccount/api';
+import { AccountCodes, accountOk } from '@geoaccount/api';
 import { ADMIN_API_PREFIX } from './admin-controller';
 import { AdminPermission } from './admin-permission';
 import { type AdminPrincipal, Principal } from './admin-principal';
@@ -51,7 +51,8 @@ export class AdminSessionsController {
     body: OpenSessionDto,
     answer: SESSION_ANSWER,
     headers: CSRF_HEADER_DOC,
-    codes: [AdminSessionCodes.BAD_CREDENTIALS, AdminSessionCodes.OPERATOR_LOCKED],
+    // 429: attempts of one login waited too long for their turn; 503 20499: a directory operator's directory is unavailable.
+    codes: [AdminSessionCodes.BAD_CREDENTIALS, AdminSessionCodes.OPERATOR_LOCKED, AccountCodes.RATE_LIMITED, AccountCodes.LOGIN_DIRECTORY_UNAVAILABLE],
   })
   async open(@Body() dto: OpenSessionDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { token, csrfToken, principal } = await this.sessions.signIn(dto.login, dto.password);

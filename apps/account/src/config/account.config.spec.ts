@@ -64,4 +64,22 @@ describe('account config', () => {
     });
     expect(loadAccountConfig({ AUTH_MAX_DEPTH: '8' }).AUTH_MAX_DEPTH).toBe(8);
   });
+
+  it('takes the control plane settings (docs/contract.md §1, §14) and never echoes a token', () => {
+    expect(loadAccountConfig({})).toMatchObject({ CREDENTIAL_USE_FLUSH_SECONDS: 60, CONTROL_PLANE_POLL_MS: 1000 });
+    expect(loadAccountConfig({}).ADMIN_TOKEN).toBeUndefined();
+    const token = 'x'.repeat(32);
+    expect(loadAccountConfig({ ADMIN_TOKEN: token, INTERNAL_TOKEN: token, CREDENTIAL_USE_FLUSH_SECONDS: '5' })).toMatchObject({
+      ADMIN_TOKEN: token,
+      INTERNAL_TOKEN: token,
+      CREDENTIAL_USE_FLUSH_SECONDS: 5,
+    });
+    for (const name of ['ADMIN_TOKEN', 'INTERNAL_TOKEN']) {
+      const short = 'short-secret-token-31-characters';
+      expect(() => loadAccountConfig({ [name]: short.slice(0, 31) })).toThrow(new RegExp(`^Invalid environment variable ${name}: expected at least 32`));
+      expect(() => loadAccountConfig({ [name]: short.slice(0, 31) })).not.toThrow(/short-secret/);
+    }
+    expect(() => loadAccountConfig({ CREDENTIAL_USE_FLUSH_SECONDS: '0' })).toThrow(ConfigError);
+    expect(() => loadAccountConfig({ CONTROL_PLANE_POLL_MS: '6000' })).toThrow(ConfigError);
+  });
 });

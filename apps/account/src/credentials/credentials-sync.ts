@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_REGISTRY, type AppRegistry, type ManagedApp } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
 import { CredentialSecrets } from './credential-secrets';
@@ -13,12 +13,14 @@ import { CredentialsRepository } from './credentials.repository';
  * credential uses every `CREDENTIAL_USE_FLUSH_SECONDS`, one statement per batch.
  */
 @Injectable()
-export class CredentialsSync implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CredentialsSync implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CredentialsSync.name);
   private version: string | undefined;
   private pollTimer?: NodeJS.Timeout;
   private flushTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** A refresh failed and was logged: the next failures are not (one line per outage). */
+  private failing = false;
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -35,7 +37,8 @@ export class CredentialsSync implements OnApplicationBootstrap, OnApplicationShu
     this.flushTimer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the pool closes: the last uses are written. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pollTimer);
     clearInterval(this.flushTimer);
     await this.running?.catch(() => undefined);
@@ -70,8 +73,11 @@ export class CredentialsSync implements OnApplicationBootstrap, OnApplicationShu
         }
         this.registry.setManaged([...apps.values()]);
         this.version = version;
+        if (this.failing) this.logger.log('control plane refresh works again');
+        this.failing = false;
       } catch (err) {
-        this.logger.warn(`control plane refresh failed, keeping the last apps: ${(err as Error).message}`);
+        if (!this.failing) this.logger.warn(`control plane refresh failed, keeping the last apps: ${(err as Error).message}`);
+        this.failing = true;
       }
     };
     const next = (this.running ?? Promise.resolve()).then(run);

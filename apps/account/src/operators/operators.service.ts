@@ -35,7 +35,7 @@ export class OperatorsService {
 
   async create(actor: AdminPrincipal, dto: CreateOperatorDto): Promise<OperatorView> {
     const directory = dto.directory ?? false;
-    if (directory && dto.password !== undefined) throw new InvalidParameterException('password', 'directory operator takes no');
+    if (directory && dto.password !== undefined) throw new InvalidParameterException('password', 'directory operator, no');
     if (!directory && dto.password === undefined) throw new InvalidParameterException('password', 'missing');
     const apps = await this.checkApps(dto.role, dto.apps ?? []);
     const passwordHash = dto.password === undefined ? null : await this.hasher.hash(dto.password);
@@ -64,7 +64,7 @@ export class OperatorsService {
     await this.dataSource.transaction(async (em) => {
       const before = await this.operators.find(login, em, true);
       if (!before) throw new ApiException(OperatorCodes.NOT_FOUND);
-      if (before.directory && dto.password !== undefined) throw new InvalidParameterException('password', 'directory operator takes no');
+      if (before.directory && dto.password !== undefined) throw new InvalidParameterException('password', 'directory operator, no');
       const role = dto.role ?? before.role;
       // Another role than app_admin has no apps of its own.
       const apps = await this.checkApps(role, dto.apps ?? (role === 'app_admin' ? before.apps : []));

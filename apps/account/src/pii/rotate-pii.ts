@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadAccountConfig } from '../config/account.config';
+import { rewrapCredentials } from '../credentials/credential-rewrap';
 import { dataSourceOptions } from '../database/database.options';
 import { PiiCipher } from './pii-cipher';
 import { loadPiiKeys } from './pii-keys';
@@ -8,7 +9,7 @@ import { rewrapPii } from './pii-rewrap';
 
 /**
  * Re-encrypts every `cert_id` / `user_mobile` not under the first key of `PII_KEYS` (plain
- * values included) and exits: `node apps/account/dist/pii/rotate-pii.js` (`pnpm rotate-pii`),
+ * values included), then every app credential's secret and AES key (docs/contract.md §14), and exits: `node apps/account/dist/pii/rotate-pii.js` (`pnpm rotate-pii`),
  * e.g. as the Kubernetes Job `account-rotate-pii`. Batched and resumable, safe beside running
  * pods; prints its counts. Once it reports nothing left, older keys can be removed.
  */
@@ -27,6 +28,12 @@ async function rotate(): Promise<void> {
     process.stdout.write(
       `rotate-pii: done under key ${cipher.currentKeyId}: ${counts.scanned} scanned, ${counts.rewritten} re-encrypted, ` +
         `${counts.skipped} changed meanwhile (already under the first key)\n`,
+    );
+    const credentials = await rewrapCredentials(dataSource, cipher, {
+      onBatch: (c) => process.stdout.write(`rotate-pii: ${c.scanned} credentials scanned, ${c.rewritten} re-encrypted\n`),
+    });
+    process.stdout.write(
+      `rotate-pii: credentials done under key ${cipher.currentKeyId}: ${credentials.scanned} scanned, ${credentials.rewritten} re-encrypted\n`,
     );
   } finally {
     await dataSource.destroy();
