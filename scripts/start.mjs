@@ -71,6 +71,8 @@ let stopping = false;
 // The control plane (docs/contract.md §14): without an ADMIN_TOKEN, one is generated for this
 // run and printed, with a demo operator (created, or its password reset, once account is up).
 const adminToken = process.env.ADMIN_TOKEN || randomBytes(24).toString('hex');
+// Location learns the control plane's apps from account (APPS_URL) with a token of this run.
+const internalToken = process.env.INTERNAL_TOKEN || randomBytes(24).toString('hex');
 const DEMO_OPERATOR = { login: 'demo-admin', password: randomBytes(9).toString('base64url') };
 
 // The account service's own config rules (EMBEDDED_PG_PORT, EMBEDDED_PG_DATA_DIR) and the
@@ -122,9 +124,13 @@ function bothEnv(name) {
 function run(name) {
   // As in the images: a 16 MB young generation (V8's default on a large host is 64 MB per
   // semi-space) saves 40-60 MB of RSS at no measurable CPU cost (docs/performance.md).
+  const withAccount = name === 'location' && names.includes('account');
   const env = {
+    // Location learns the control plane's apps from the account service started beside it.
+    ...(withAccount ? { APPS_URL: `http://127.0.0.1:${ports.account}` } : {}),
     ...process.env,
-    ...(name === 'account' ? { ADMIN_TOKEN: adminToken } : {}),
+    ...(name === 'account' ? { ADMIN_TOKEN: adminToken, INTERNAL_TOKEN: internalToken } : {}),
+    ...(withAccount ? { INTERNAL_TOKEN: internalToken } : {}),
     ...(name === 'account' && embedded ? { DATABASE_URL: embedded.url } : {}),
     ...bothEnv(name),
   };

@@ -4,6 +4,7 @@ import { RateLimitModule } from '@geoaccount/http';
 import { ObservabilityModule } from '@geoaccount/observability';
 import { type AppRegistry, callerKeyOf } from '@geoaccount/signing';
 import { AdminSessionsModule } from './admin-sessions/admin-sessions.module';
+import { ConsoleProxyModule } from './console-proxy/console-proxy.module';
 import { AppsModule } from './apps/apps.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthGroupsModule } from './auth-groups/auth-groups.module';
@@ -50,6 +51,7 @@ export class AppModule implements NestModule {
         PermissionsModule,
         // The control plane (docs/contract.md §14).
         AdminSessionsModule,
+        ConsoleProxyModule,
         AppsModule,
         OperatorsModule,
         LockoutsModule,

@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { ACCOUNT_OPENAPI } from './openapi';
 import type { AccountConfig } from './config/account.config';
 import { defaultConsoleDir, serveConsole } from './console/console-files';
+import { CONSOLE_API_PREFIX, ConsoleProxy } from './console-proxy/console-proxy';
 import type { DirectoryConfig } from './config/directory.config';
 
 /**
@@ -37,6 +38,8 @@ export async function createAccountApp(
   useRequestObserver(app);
   app.use(securityHeaders());
   setupOpenApi(app, ACCOUNT_OPENAPI);
+  // The console's calls on an app's data, signed here for the operator's session (docs/contract.md §12).
+  app.use(CONSOLE_API_PREFIX, app.get(ConsoleProxy).handler());
   serveConsole(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir(), locationUrl: config.CONSOLE_LOCATION_URL });
   return app;
 }

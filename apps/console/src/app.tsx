@@ -1,70 +1,113 @@
-import { useCallback, useEffect, useState } from 'react';
-import { ConnectPage } from './pages/connect-page';
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { AdminApp } from '@geoaccount/client';
+import { AppsPage } from './pages/apps-page';
 import { AuditPage } from './pages/audit-page';
 import { GroupsPage } from './pages/groups-page';
 import { LocationPage } from './pages/location-page';
+import { OperatorsPage } from './pages/operators-page';
 import { PermissionsPage } from './pages/permissions-page';
+import { SignInPage } from './pages/sign-in-page';
 import { UsersPage } from './pages/users-page';
-import {
-  type ConsoleConfig,
-  type Credentials,
-  type PageProps,
-  type Session,
-  clearCredentials,
-  loadConfig,
-  loadCredentials,
-  openSession,
-  saveCredentials,
-} from './session';
+import { type Operator, type PageProps, admin, operatorOf, sessionFor } from './session';
 
-const PAGES = ['Permissions', 'Groups', 'Users', 'Audit', 'Location'] as const;
-type PageName = (typeof PAGES)[number];
+const ALL_PAGES = ['Permissions', 'Groups', 'Users', 'Audit', 'Location', 'Apps', 'Operators'] as const;
+type PageName = (typeof ALL_PAGES)[number];
 
-function pageOfHash(): PageName {
-  const name = decodeURIComponent(window.location.hash.replace(/^#\/?/, ''));
-  return PAGES.find((p) => p.toLowerCase() === name.toLowerCase()) ?? 'Permissions';
+/** The navigation of each role (docs/contract.md §12): an auditor has only Audit, Apps and Operators. */
+function pagesOf(operator: Operator): readonly PageName[] {
+  switch (operator.role) {
+    case 'admin':
+      return ALL_PAGES;
+    case 'app_admin':
+      return ['Permissions', 'Groups', 'Users', 'Audit', 'Location', 'Apps'];
+    case 'auditor':
+      return ['Audit', 'Apps', 'Operators'];
+  }
 }
 
+function pageOfHash(pages: readonly PageName[]): PageName {
+  const name = decodeURIComponent(window.location.hash.replace(/^#\/?/, ''));
+  return pages.find((p) => p.toLowerCase() === name.toLowerCase()) ?? pages[0]!;
+}
+
+const APP_KEY = 'geoaccount.console.app';
+
 export function App() {
-  const [config, setConfig] = useState<ConsoleConfig>();
-  const [session, setSession] = useState<Session>();
+  const [operator, setOperator] = useState<Operator | null>();
   const [notice, setNotice] = useState<string>();
-  const [page, setPage] = useState<PageName>(pageOfHash);
+  const [apps, setApps] = useState<AdminApp[]>([]);
+  const [appToken, setAppToken] = useState<string>(() => sessionStorage.getItem(APP_KEY) ?? '');
+  const [hash, setHash] = useState(window.location.hash);
+  const pickerId = useId();
 
   useEffect(() => {
-    void loadConfig().then((c) => {
-      setConfig(c);
-      const saved = loadCredentials();
-      if (saved) setSession(openSession(saved, c));
-    });
-    const onHash = () => setPage(pageOfHash());
+    // A reload keeps the session: the cookie is the browser's; the CSRF token is asked again.
+    void admin.currentSession().then(
+      (res) => setOperator(res.status === 200 ? operatorOf(res.body) : null),
+      () => setOperator(null),
+    );
+    const onHash = () => setHash(window.location.hash);
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
   const unauthorized = useCallback((message: string) => {
-    clearCredentials();
-    setSession(undefined);
-    setNotice(`The service refused these credentials: ${message}`);
+    setOperator(null);
+    setApps([]);
+    setNotice(`Signed out: ${message}`);
   }, []);
 
-  const connected = (credentials: Credentials, checked: Session) => {
-    saveCredentials(credentials);
-    setNotice(undefined);
-    setSession(checked);
+  const choose = (token: string) => {
+    setAppToken(token);
+    sessionStorage.setItem(APP_KEY, token);
   };
 
-  if (!config) return <p>Loading…</p>;
-  if (!session) return <ConnectPage config={config} notice={notice} connected={connected} />;
+  const reload = useCallback(
+    async (select?: string) => {
+      const res = await admin.listApps();
+      if (res.status === 401) return unauthorized(String(res.body.response_message ?? 'not signed in'));
+      const list = res.status === 200 ? res.body.app_list : [];
+      setApps(list);
+      const wanted = select ?? appToken;
+      if (!list.some((a) => a.app_token === wanted) && list[0]) choose(list[0].app_token);
+      else if (select) choose(select);
+    },
+    [appToken, unauthorized],
+  );
 
-  const props: PageProps = { session, unauthorized };
+  useEffect(() => {
+    if (operator) void reload();
+  }, [operator]);
+
+  if (operator === undefined) return <p>Loading…</p>;
+  if (operator === null)
+    return (
+      <SignInPage
+        notice={notice}
+        signedIn={(o) => {
+          setNotice(undefined);
+          setOperator(o);
+        }}
+      />
+    );
+
+  const pages = pagesOf(operator);
+  const page = pageOfHash(pages);
+  void hash;
+  const session = appToken ? sessionFor(operator, appToken) : undefined;
+  const props: PageProps | undefined = session ? { session, unauthorized } : undefined;
+  const signOut = async () => {
+    await admin.closeSession();
+    unauthorized('you signed out');
+  };
+
   return (
     <>
       <header>
         <h1>geoaccount console</h1>
         <nav aria-label="Main">
           <ul>
-            {PAGES.map((p) => (
+            {pages.map((p) => (
               <li key={p}>
                 <a href={`#/${p.toLowerCase()}`} aria-current={p === page ? 'page' : undefined}>
                   {p}
@@ -73,19 +116,38 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <p className="app">
-          App <code>{session.credentials.appToken}</code> ({session.credentials.aesMode}){' '}
-          <button type="button" onClick={() => unauthorized('disconnected')}>
-            Disconnect
+        <div className="app">
+          <label htmlFor={pickerId}>App</label>
+          <select id={pickerId} value={appToken} onChange={(e) => choose(e.target.value)}>
+            {apps.length === 0 && <option value="">(no app)</option>}
+            {apps.map((a) => (
+              <option key={a.app_token} value={a.app_token}>
+                {a.app_name ? `${a.app_name} (${a.app_token})` : a.app_token}
+                {a.state === 'disabled' ? ' - disabled' : ''}
+              </option>
+            ))}
+          </select>{' '}
+          <span>
+            Signed in as <strong>{operator.login}</strong> ({operator.role})
+          </span>{' '}
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
           </button>
-        </p>
+        </div>
       </header>
       <main>
-        {page === 'Permissions' && <PermissionsPage {...props} />}
-        {page === 'Groups' && <GroupsPage {...props} />}
-        {page === 'Users' && <UsersPage {...props} />}
-        {page === 'Audit' && <AuditPage {...props} />}
-        {page === 'Location' && <LocationPage {...props} />}
+        {page === 'Apps' && <AppsPage operator={operator} apps={apps} appToken={appToken} reload={reload} unauthorized={unauthorized} />}
+        {page === 'Operators' && <OperatorsPage operator={operator} unauthorized={unauthorized} />}
+        {!props && page !== 'Apps' && page !== 'Operators' && <p>No app to work on: {operator.role === 'admin' ? 'create one under Apps.' : 'ask an admin for one.'}</p>}
+        {props && (
+          <div key={appToken}>
+            {page === 'Permissions' && <PermissionsPage {...props} />}
+            {page === 'Groups' && <GroupsPage {...props} />}
+            {page === 'Users' && <UsersPage {...props} />}
+            {page === 'Audit' && <AuditPage {...props} />}
+            {page === 'Location' && <LocationPage {...props} />}
+          </div>
+        )}
       </main>
     </>
   );

@@ -1,31 +1,15 @@
-import { AccountClient, LbsClient, type ApiResponse } from '@geoaccount/client';
+import { type AccountAnswers, AdminClient, type AdminRole, type AdminSession, type ApiResponse, type LbsAnswers, send } from '@geoaccount/client';
 
-/** The operator's app credentials: kept in this tab only (`sessionStorage`), never sent anywhere but as signatures. */
-export interface Credentials {
-  appToken: string;
-  secret: string;
-  aesKey: string;
-  aesMode: 'gcm' | 'ecb';
-}
-
-const KEY = 'geoaccount.console.credentials';
-
-export function loadCredentials(): Credentials | undefined {
-  const text = sessionStorage.getItem(KEY);
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as Credentials;
-  } catch {
-    return undefined;
-  }
-}
-
-export function saveCredentials(c: Credentials): void {
-  sessionStorage.setItem(KEY, JSON.stringify(c));
-}
-
-export function clearCredentials(): void {
-  sessionStorage.removeItem(KEY);
+/**
+ * The operator's session (docs/contract.md §12, §14): an `HttpOnly` cookie the browser keeps
+ * and the page never sees, and the CSRF token the service answered, held in memory. No app
+ * secret or AES key ever reaches the page: the calls on an app's data go to the account
+ * service's proxy (`/console/api/{app_token}/…`), which signs them as the app for the operator.
+ */
+export interface Operator {
+  login: string;
+  role: AdminRole;
+  apps: string[];
 }
 
 /** What the account service publishes at /console/config.json. */
@@ -38,20 +22,74 @@ export async function loadConfig(): Promise<ConsoleConfig> {
   return (await res.json()) as ConsoleConfig;
 }
 
-/** The signed clients of one connected app. */
-export interface Session {
-  credentials: Credentials;
-  account: AccountClient;
-  lbs: LbsClient;
+/** The admin API client of the page (same origin, the session cookie sent by the browser). */
+export const admin = new AdminClient({ baseUrl: window.location.origin, retries: 1 });
+
+export function operatorOf(session: AdminSession): Operator {
+  return { login: session.operator, role: session.role, apps: session.apps };
 }
 
-export function openSession(credentials: Credentials, config: ConsoleConfig): Session {
-  return {
-    credentials,
-    // Same origin as the console: the account service serves it.
-    account: new AccountClient({ baseUrl: window.location.origin, ...credentials, nonce: true, retries: 1 }),
-    lbs: new LbsClient({ baseUrl: config.locationUrl, userToken: credentials.appToken, secret: credentials.secret, retries: 1 }),
-  };
+type Fields = Record<string, string | undefined>;
+
+function defined(fields: Fields): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Calls of one app's account data, through the proxy; the same names as `AccountClient`'s. */
+export class ConsoleAccount {
+  constructor(readonly appToken: string) {}
+
+  private call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', segments: string[], fields: Fields = {}): Promise<ApiResponse<T>> {
+    const url = `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/account/v1.0.1/${segments.map(encodeURIComponent).join('/')}`;
+    const csrf = admin.sessionState.csrfToken;
+    const headers: Record<string, string> = method !== 'GET' && csrf ? { 'X-CSRF-Token': csrf } : {};
+    return send<T>(method, url, defined(fields), { json: method !== 'GET', headers, envelope: 'account' });
+  }
+
+  createAuth = (id: string, f: Fields) => this.call<AccountAnswers['createAuth']>('POST', ['auths', id], f);
+  modifyAuth = (id: string, f: Fields) => this.call<AccountAnswers['modifyAuth']>('PUT', ['auths', id], f);
+  listAuths = (q: Fields = {}) => this.call<AccountAnswers['listAuths']>('GET', ['auths'], q);
+  createGroup = (id: string, f: Fields) => this.call<AccountAnswers['createGroup']>('POST', ['authgroups', id], f);
+  modifyGroup = (id: string, f: Fields) => this.call<AccountAnswers['modifyGroup']>('PUT', ['authgroups', id], f);
+  listGroups = (q: Fields = {}) => this.call<AccountAnswers['listGroups']>('GET', ['authgroups'], q);
+  registerUser = (id: string, f: Fields) => this.call<AccountAnswers['registerUser']>('POST', ['users', id], f);
+  modifyUser = (id: string, f: Fields) => this.call<AccountAnswers['modifyUser']>('PUT', ['users', id], f);
+  listUsers = (q: Fields = {}) => this.call<AccountAnswers['listUsers']>('GET', ['users'], q);
+  userAuths = (id: string) => this.call<AccountAnswers['userAuths']>('GET', ['users', id, 'auths']);
+  userHasAuth = (id: string, authId: string) => this.call<AccountAnswers['userHasAuth']>('GET', ['users', id, 'auths', authId]);
+  /** A test login: the password goes to the service, which encrypts it with the app's AES key. */
+  login = (id: string, password: string, f: Fields = {}) => this.call<AccountAnswers['login']>('POST', ['users', 'login', id], { ...f, user_pwd: password });
+  /** The app's audit events through the admin API (admins, its app_admins and auditors may read them). */
+  auditEvents = (q: Fields = {}) => admin.auditEvents({ ...defined(q), app_token: this.appToken });
+}
+
+/** Location lookups as one app, through the proxy. */
+export class ConsoleLbs {
+  constructor(readonly appToken: string) {}
+
+  private call<Op extends keyof LbsAnswers>(operation: Op, params: Fields): Promise<ApiResponse<LbsAnswers[Op]>> {
+    const query: Record<string, string> = {};
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) query[`param.${k}`] = v;
+    return send('GET', `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/lbsapi/api/${operation}`, query, { envelope: 'location' });
+  }
+
+  lbsQuery = (p: Fields) => this.call('lbsQuery', p);
+  addressQuery = (p: Fields) => this.call('addressQuery', p);
+  baseStationQuery = (p: Fields) => this.call('baseStationQuery', p);
+}
+
+/** The operator and the app they work on. */
+export interface Session {
+  operator: Operator;
+  appToken: string;
+  account: ConsoleAccount;
+  lbs: ConsoleLbs;
+}
+
+export function sessionFor(operator: Operator, appToken: string): Session {
+  return { operator, appToken, account: new ConsoleAccount(appToken), lbs: new ConsoleLbs(appToken) };
 }
 
 /** An answer's code and message, for showing a refusal as the service gave it. */
@@ -70,9 +108,9 @@ export function outcomeOf(res: ApiResponse<unknown>): Outcome {
   };
 }
 
-/** Props every page gets: the signed clients, and what to do when the service answers 401. */
+/** Props every page gets: the session, and what to do when the service answers 401. */
 export interface PageProps {
   session: Session;
-  /** The credentials were refused: back to Connect, with the service's message. */
+  /** The session ended (401): back to Sign in, with the service's message. */
   unauthorized: (message: string) => void;
 }

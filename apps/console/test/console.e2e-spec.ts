@@ -1,17 +1,21 @@
 /**
  * The console in headless Chromium against the compiled services, driven by the accessible names
- * of docs/contract.md §12: connect, permissions tree, a group, a user with effective permissions, test
- * logins (gcm and ecb apps), a refused form, the map (computed, then cached), 401 → Connect; axe
- * finds no serious or critical violation on any page. Screenshots go to .test-results/console
- * (and to docs/console/ with UPDATE_SCREENSHOTS=1).
+ * of docs/contract.md §12: operators sign in with their own login (no app secret in the browser),
+ * pick an app, and work on its permissions tree, a group, a user with effective permissions, test
+ * logins (gcm and ecb apps), a refused form, the map (computed, then cached), the audit trail; a
+ * 401 brings back Sign in; axe finds no serious or critical violation on any page. Screenshots go
+ * to .test-results/console (and to docs/console/ with UPDATE_SCREENSHOTS=1). The roles and the
+ * control plane's pages are in control-plane.e2e-spec.ts.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AdminClient } from '@geoaccount/client';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { ECB_APP, GCM_APP, ROOT, type Service, freePort, freshDatabase, startService } from './services';
+import { ADMIN_TOKEN, ECB_APP, GCM_APP, INTERNAL_TOKEN, ROOT, type Service, freePort, freshDatabase, signIn, startService } from './services';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/console') : join(ROOT, '.test-results/console');
+const OPERATOR = { login: 'console-admin', password: 'console-admin-password-1' };
 
 describe('web console', () => {
   let account: Service;
@@ -26,9 +30,16 @@ describe('web console', () => {
     drop = db.drop;
     const [accountPort, locationPort] = [await freePort(), await freePort()];
     [account, location] = await Promise.all([
-      startService('account', accountPort, { DATABASE_URL: db.url, CONSOLE_LOCATION_URL: `http://127.0.0.1:${locationPort}` }),
+      startService('account', accountPort, {
+        DATABASE_URL: db.url,
+        CONSOLE_LOCATION_URL: `http://127.0.0.1:${locationPort}`,
+        ADMIN_TOKEN,
+        INTERNAL_TOKEN,
+      }),
       startService('location', locationPort, { CORS_ORIGINS: `http://127.0.0.1:${accountPort}` }),
     ]);
+    const admin = new AdminClient({ baseUrl: account.url, token: ADMIN_TOKEN, retries: 0 });
+    expect((await admin.createOperator({ login: OPERATOR.login, role: 'admin', password: OPERATOR.password })).status).toBe(201);
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -55,57 +66,47 @@ describe('web console', () => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   }
 
-  async function connect(app: typeof GCM_APP | typeof ECB_APP, secret: string = app.secret): Promise<void> {
-    await page.getByLabel('App token', { exact: true }).fill(app.appToken);
-    await page.getByLabel('App secret', { exact: true }).fill(secret);
-    await page.getByLabel('AES key', { exact: true }).fill(app.aesKey);
-    await page.getByLabel('AES mode', { exact: true }).selectOption(app.aesMode);
-    await page.getByRole('button', { name: 'Connect' }).click();
-  }
-
   it('is served at /console/ with a strict Content-Security-Policy and no signature', async () => {
     const res = await fetch(`${account.url}/console/`);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain(`connect-src 'self' ${location.url}`);
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     expect(await res.text()).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\ssrc=)[^>]*>/);
     expect(await (await fetch(`${account.url}/console/config.json`)).json()).toEqual({ locationUrl: location.url });
   });
 
-  it('refuses wrong credentials on Connect with the service message', async () => {
+  it('refuses a wrong password on Sign in with the service message', async () => {
     await page.goto(`${account.url}/console/`);
-    await expectAccessible('connect');
-    await connect(GCM_APP, 'not-the-secret-of-this-app');
+    await expectAccessible('sign-in');
+    await signIn(page, OPERATOR.login, 'not-the-password-of-it');
     await expect(page.getByRole('alert').textContent()).resolves.toContain('90401');
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
   });
 
-  it('connects, keeps the credentials in this tab only, and shows the navigation (from the keyboard only)', async () => {
-    // Tab from the page's start through the four fields, Enter on the button.
-    await page.getByLabel('App token', { exact: true }).fill('');
-    await page.getByLabel('App secret', { exact: true }).fill('');
-    await page.getByLabel('AES key', { exact: true }).fill('');
-    await page.locator('body').focus();
+  it('signs in (from the keyboard only), keeps no secret in the page, and shows the navigation and the App picker', async () => {
+    await page.getByLabel('Login', { exact: true }).fill('');
+    await page.getByLabel('Password', { exact: true }).fill('');
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     for (;;) {
       await page.keyboard.press('Tab');
-      if (await page.getByLabel('App token', { exact: true }).evaluate((el) => el === document.activeElement)) break;
+      if (await page.getByLabel('Login', { exact: true }).evaluate((el) => el === document.activeElement)) break;
     }
-    await page.keyboard.type(GCM_APP.appToken);
+    await page.keyboard.type(OPERATOR.login);
     await page.keyboard.press('Tab');
-    await page.keyboard.type(GCM_APP.secret);
+    await page.keyboard.type(OPERATOR.password);
     await page.keyboard.press('Tab');
-    await page.keyboard.type(GCM_APP.aesKey);
-    await page.keyboard.press('Tab'); // AES mode: gcm is the default
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Connect');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in');
     await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    for (const link of ['Permissions', 'Groups', 'Users', 'Audit', 'Location']) await page.getByRole('link', { name: link }).waitFor();
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['geoaccount.console.credentials']);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    for (const link of ['Permissions', 'Groups', 'Users', 'Audit', 'Location', 'Apps', 'Operators']) await page.getByRole('link', { name: link, exact: true }).waitFor();
+    await page.getByLabel('App', { exact: true }).selectOption(GCM_APP.appToken);
+    // The session cookie is HttpOnly: the page cannot read it; nothing secret is stored.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(['geoaccount.console.app']);
+    const html = await page.content();
+    for (const secret of [GCM_APP.secret, GCM_APP.aesKey, ECB_APP.secret, ECB_APP.aesKey]) expect(html).not.toContain(secret);
+    await page.getByRole('link', { name: 'Permissions' }).click();
   });
 
   it('creates a root and a child permission and shows them as a tree', async () => {
@@ -230,9 +231,13 @@ describe('web console', () => {
     expect(await page.locator('dl.answer').textContent()).toContain('110101');
   });
 
-  it('test-logs in for an ecb app, after connecting with its credentials', async () => {
-    await page.getByRole('button', { name: 'Disconnect' }).click();
-    await connect(ECB_APP);
+  it('records the operator of each change made in the console', async () => {
+    const events = await new AdminClient({ baseUrl: account.url, token: ADMIN_TOKEN, retries: 0 }).auditEvents({ app_token: GCM_APP.appToken, resource_id: 'ORDERS', action: 'create' });
+    expect(events.body.event_list).toEqual([expect.objectContaining({ resource_type: 'auth', resource_id: 'ORDERS', operator: OPERATOR.login })]);
+  });
+
+  it('test-logs in for an ecb app, picked in the App picker', async () => {
+    await page.getByLabel('App', { exact: true }).selectOption(ECB_APP.appToken);
     await page.getByRole('link', { name: 'Users' }).click();
     const form = page.getByRole('form', { name: 'Register user' });
     await form.getByLabel('user_login_id', { exact: true }).fill('bob');
@@ -245,15 +250,10 @@ describe('web console', () => {
     await page.getByRole('status').filter({ hasText: /HTTP 200, 90000/ }).waitFor();
   });
 
-  it('brings the operator back to Connect when a call answers 401', async () => {
-    // The app's secret no longer matches: the next signed call is refused.
-    await page.evaluate(() => {
-      const key = 'geoaccount.console.credentials';
-      const c = JSON.parse(sessionStorage.getItem(key)!) as Record<string, string>;
-      sessionStorage.setItem(key, JSON.stringify({ ...c, secret: 'rotated-secret-000000000' }));
-    });
-    await page.reload(); // the page's first signed call (the auths) is refused
-    await page.getByRole('button', { name: 'Connect' }).waitFor();
-    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('refused these credentials');
+  it('brings the operator back to Sign in when the session is gone (401)', async () => {
+    await page.context().clearCookies();
+    await page.getByRole('link', { name: 'Permissions' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('Signed out');
   });
 });

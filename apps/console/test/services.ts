@@ -9,6 +9,17 @@ export const ROOT = join(__dirname, '../../..');
 export const GCM_APP = { appToken: 'app-c0501e01', secret: 'console-secret-gcm-0123', aesKey: 'console-aes-gcm', aesMode: 'gcm' } as const;
 export const ECB_APP = { appToken: 'app-c0501e02', secret: 'console-secret-ecb-0123', aesKey: 'console-aes-ecb', aesMode: 'ecb' } as const;
 
+/** The bootstrap token of the operator `admin` and the internal token of the runs. */
+export const ADMIN_TOKEN = 'console-admin-token-0123456789abcdef-01';
+export const INTERNAL_TOKEN = 'console-internal-token-0123456789abcdef';
+
+/** Fills Sign in and submits it. */
+export async function signIn(page: import('playwright-core').Page, login: string, password: string): Promise<void> {
+  await page.getByLabel('Login', { exact: true }).fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
 export interface Service {
   url: string;
   child: ChildProcess;

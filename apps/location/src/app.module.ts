@@ -4,6 +4,7 @@ import { ObservabilityModule } from '@geoaccount/observability';
 import { APP_REGISTRY, AppRegistry, callerKeyOf } from '@geoaccount/signing';
 import type { DestinationStream } from 'pino';
 import { LocationConfig } from './config/location.config';
+import { ControlPlaneModule } from './control-plane/control-plane.module';
 import { HealthModule } from './health/health.module';
 import { LbsModule } from './lbs/lbs.module';
 
@@ -47,6 +48,8 @@ export class AppModule {
         }),
         // Per calling app and instance, after the signature guard.
         RateLimitModule.forRoot({ perMinute: config.RATE_LIMIT_PER_MINUTE, keyOf: callerKeyOf }),
+        // The apps of the account service (APPS_URL), and the credential uses reported to it.
+        ControlPlaneModule.forRoot(config),
         LbsModule,
         HealthModule,
       ],

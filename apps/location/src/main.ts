@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   let registry;
   try {
     config = loadLocationConfig();
+    // With APPS_URL the apps come from the account service; APP_CREDENTIALS may then be unset (docs/contract.md §1).
     registry = AppRegistry.fromEnv();
   } catch (err) {
     process.stderr.write(`location: ${(err as Error).message}\n`);
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
   await app.listen(config.PORT, config.HOST);
   process.stdout.write(
     `location listening on http://${config.HOST}:${config.PORT} (geocoder ${config.GEOCODER}, cells ${config.CELL_SOURCE}, ` +
-      `cache ${config.REDIS_CLUSTER_NODES ? 'redis cluster' : config.REDIS_URL ? 'redis' : 'in-process'}, coordinates ${config.COORD_SYSTEM})\n`,
+      `cache ${config.REDIS_CLUSTER_NODES ? 'redis cluster' : config.REDIS_URL ? 'redis' : 'in-process'}, coordinates ${config.COORD_SYSTEM}, ` +
+      `apps ${config.APPS_URL ? `from ${config.APPS_URL} and ${registry.configuredApps().length} configured` : `${registry.configuredApps().length} configured`})\n`,
   );
 }
 

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { LbsClient } from '@geoaccount/client';
 import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/testing';
+import { FakeAccount } from './support/fake-account';
 import { FakeAmap } from './support/fake-amap';
 import { deletePrefix, runPrefix } from './support/location-session';
 
@@ -74,6 +75,26 @@ describe('the location service process', () => {
     expect(lines.some((l) => l.includes('"context":"Upstream"'))).toBe(true);
     for (const value of [APP.secret, APP.aesKey, amap.key, amap.secret!]) expect(log).not.toContain(value);
     expect(log).not.toMatch(/[0-9a-fA-F]{64}/);
+  }, 120_000);
+
+  it('starts in production with no APP_CREDENTIALS when APPS_URL is set, serving the apps of the account service (docs/contract.md §1)', async () => {
+    const token = 'internal-token-of-the-process-test-0123';
+    const account = await new FakeAccount(token).start();
+    const credential = { credential_id: 'cred-1', secret: 'control-plane-secret-4e2a', aes_key: 'control-plane-aes', expire_time: '' };
+    account.apps = [{ app_token: 'app-0c0ffee0000000000000000000000001', aes_mode: 'gcm', credentials: [credential] }];
+    try {
+      service = await start({ APP_CREDENTIALS: '', APPS_URL: account.url, INTERNAL_TOKEN: token, GEOCODER: 'offline' });
+      const client = new LbsClient({ retries: 0, baseUrl: service.url, userToken: 'app-0c0ffee0000000000000000000000001', secret: credential.secret });
+      expect((await client.lbsQuery({ longitude: '116.391275', latitude: '39.907501' })).status).toBe(200);
+      const demo = new LbsClient({ retries: 0, baseUrl: service.url, userToken: APP.appToken, secret: APP.secret });
+      expect((await demo.lbsQuery({ longitude: '116.391275', latitude: '39.907501' })).status).toBe(401);
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toEqual({ code: 0, signal: null });
+      expect(service.output()).toContain(`apps from ${account.url} and 0 configured`);
+      for (const value of [credential.secret, credential.aes_key, token]) expect(service.output()).not.toContain(value);
+    } finally {
+      await account.close();
+    }
   }, 120_000);
 
   it('finishes every request under load on SIGTERM, upstream calls in flight included, and exits 0 within SHUTDOWN_TIMEOUT_MS', async () => {

@@ -6,12 +6,16 @@
  *   pnpm cli account create-auth A100 auth_name=Orders auth_state=1
  *   pnpm cli account login alice 'P@ssw0rd!'
  *   pnpm cli location lbs-query 116.397 39.909
+ *   pnpm cli admin create-app Orders aes_mode=ecb
  *
  * Environment: ACCOUNT_URL, LOCATION_URL, APP_TOKEN, APP_SECRET, APP_AES_KEY, APP_AES_MODE
- * (defaults: the local services and the demo app).
+ * (defaults: the local services and the demo app); for `admin`, ADMIN_URL (default: the local
+ * account service) and ADMIN_TOKEN.
  */
 import { type AesMode, DEMO_APP } from '@geoaccount/signing/portable';
 import { AccountClient, type Fields } from './account-client';
+import { AdminClient } from './admin-client';
+import type { AdminRole } from './admin-types';
 import type { ClientResponse } from './http';
 import { LbsClient } from './lbs-client';
 
@@ -27,7 +31,79 @@ function fieldsOf(pairs: string[]): Fields {
   return fields;
 }
 
-export function commands(env: NodeJS.ProcessEnv): Record<'account' | 'location', Record<string, Command>> {
+/** Refuses a field a command does not take, naming it. */
+function only(fields: Fields, names: readonly string[]): Fields {
+  for (const name of Object.keys(fields)) if (!names.includes(name)) throw new Error(`unknown field ${name} (takes: ${names.join(', ') || 'none'})`);
+  return fields;
+}
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value)) throw new Error(`${name}: expected a number of seconds, got "${value}"`);
+  return Number(value);
+}
+
+/** `apps=app-1,app-2` as a list (empty: none). */
+function list(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
+}
+
+function adminCommands(admin: AdminClient): Record<string, Command> {
+  return {
+    'create-app': {
+      args: ['NAME'],
+      run: ([name], f) => admin.createApp({ app_name: name!, ...(only(f, ['aes_mode']).aes_mode ? { aes_mode: f.aes_mode as 'gcm' | 'ecb' } : {}) }),
+    },
+    'list-apps': { args: [], run: (_, f) => (only(f, []), admin.listApps()) },
+    'get-app': { args: ['APP'], run: ([app], f) => (only(f, []), admin.getApp(app!)) },
+    'disable-app': { args: ['APP'], run: ([app], f) => (only(f, []), admin.disableApp(app!)) },
+    'enable-app': { args: ['APP'], run: ([app], f) => (only(f, []), admin.enableApp(app!)) },
+    'issue-credential': {
+      args: ['APP'],
+      run: ([app], f) => {
+        const retire = integer('retire_others_in', only(f, ['retire_others_in']).retire_others_in);
+        return admin.issueCredential(app!, retire === undefined ? {} : { retire_others_in: retire });
+      },
+    },
+    'revoke-credential': { args: ['APP', 'ID'], run: ([app, id], f) => (only(f, []), admin.revokeCredential(app!, id!)) },
+    'clear-lockout': { args: ['APP', 'USER_LOGIN_ID'], run: ([app, id], f) => (only(f, []), admin.clearLockout(app!, id!)) },
+    'create-operator': {
+      args: ['LOGIN'],
+      run: ([login], f) => {
+        only(f, ['role', 'apps', 'password', 'directory']);
+        if (f.role === undefined) throw new Error('create-operator: role=admin|app_admin|auditor is required');
+        if (f.directory !== undefined && f.directory !== 'true' && f.directory !== 'false') throw new Error('directory: expected true or false');
+        return admin.createOperator({
+          login: login!,
+          role: f.role as AdminRole,
+          ...(f.apps === undefined ? {} : { apps: list(f.apps) }),
+          ...(f.password === undefined ? {} : { password: f.password }),
+          ...(f.directory === undefined ? {} : { directory: f.directory === 'true' }),
+        });
+      },
+    },
+    'modify-operator': {
+      args: ['LOGIN'],
+      run: ([login], f) => {
+        only(f, ['role', 'apps', 'state', 'password']);
+        return admin.modifyOperator(login!, {
+          ...(f.role === undefined ? {} : { role: f.role as AdminRole }),
+          ...(f.apps === undefined ? {} : { apps: list(f.apps) }),
+          ...(f.state === undefined ? {} : { state: f.state as 'enabled' | 'disabled' }),
+          ...(f.password === undefined ? {} : { password: f.password }),
+        });
+      },
+    },
+    'list-operators': { args: [], run: (_, f) => (only(f, []), admin.listOperators()) },
+    'get-operator': { args: ['LOGIN'], run: ([login], f) => (only(f, []), admin.getOperator(login!)) },
+    'audit-events': { args: [], run: (_, f) => admin.auditEvents(f) },
+  };
+}
+
+const SERVICES = ['account', 'location', 'admin'] as const;
+type Service = (typeof SERVICES)[number];
+
+export function commands(env: NodeJS.ProcessEnv): Record<Service, Record<string, Command>> {
   const app = {
     appToken: env.APP_TOKEN ?? DEMO_APP.appToken,
     secret: env.APP_SECRET ?? DEMO_APP.secret,
@@ -36,7 +112,9 @@ export function commands(env: NodeJS.ProcessEnv): Record<'account' | 'location',
   };
   const account = new AccountClient({ baseUrl: env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', ...app });
   const lbs = new LbsClient({ baseUrl: env.LOCATION_URL ?? 'http://127.0.0.1:3002', userToken: app.appToken, secret: app.secret });
+  const admin = new AdminClient({ baseUrl: env.ADMIN_URL ?? env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', token: env.ADMIN_TOKEN || undefined });
   return {
+    admin: adminCommands(admin),
     account: {
       'create-auth': { args: ['AUTH_ID'], run: ([id], f) => account.createAuth(id!, f) },
       'modify-auth': { args: ['AUTH_ID'], run: ([id], f) => account.modifyAuth(id!, f) },
@@ -77,9 +155,13 @@ function usage(all: ReturnType<typeof commands>): string {
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const all = commands(env);
   const [service, name, ...rest] = argv;
-  const cmd = service === 'account' || service === 'location' ? all[service][name ?? ''] : undefined;
+  const cmd = (SERVICES as readonly string[]).includes(service ?? '') ? all[service as Service][name ?? ''] : undefined;
   if (!cmd || rest.length < cmd.args.length) {
     process.stderr.write(`${usage(all)}\n`);
+    return 2;
+  }
+  if (service === 'admin' && !env.ADMIN_TOKEN) {
+    process.stderr.write('admin: set ADMIN_TOKEN (the account service prints the generated one at `pnpm start`)\n');
     return 2;
   }
   const res = await cmd.run(rest.slice(0, cmd.args.length), fieldsOf(rest.slice(cmd.args.length)));

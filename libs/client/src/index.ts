@@ -5,4 +5,6 @@ export * from './http';
 export * from './types';
 export * from './account-client';
 export * from './lbs-client';
+export * from './admin-types';
+export * from './admin-client';
 export { DEMO_APP, type AesMode } from '@geoaccount/signing/portable';

@@ -145,7 +145,7 @@ export function UsersPage({ session, unauthorized }: PageProps) {
               type="password"
               value={password}
               onChange={setPassword}
-              hint={`encrypted in this browser (${session.credentials.aesMode})`}
+              hint="sent to the service, which encrypts it with the app's AES key"
             />
             <button type="submit">Test login</button>
           </form>

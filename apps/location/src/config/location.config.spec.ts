@@ -31,6 +31,28 @@ describe('location config', () => {
     expect(() => loadLocationConfig({ [name]: value })).toThrow(new RegExp(`Invalid environment variable ${name}=`));
   });
 
+  it('requires INTERNAL_TOKEN with APPS_URL, and never repeats a token in its message', () => {
+    expect(() => loadLocationConfig({ APPS_URL: 'http://account:3001' })).toThrow('Invalid environment variable INTERNAL_TOKEN: required when APPS_URL is set');
+    expect(() => loadLocationConfig({ APPS_URL: 'http://account:3001', INTERNAL_TOKEN: 'too-short-token' })).toThrow(
+      'Invalid environment variable INTERNAL_TOKEN: expected at least 32 characters',
+    );
+    expect(() => loadLocationConfig({ APPS_URL: 'account:3001', INTERNAL_TOKEN: 'x'.repeat(32) })).toThrow(/Invalid environment variable APPS_URL=/);
+    expect(loadLocationConfig({ APPS_URL: 'http://account:3001', INTERNAL_TOKEN: 'x'.repeat(32) })).toMatchObject({
+      APPS_URL: 'http://account:3001',
+      APPS_POLL_SECONDS: 5,
+      APPS_TIMEOUT_MS: 3000,
+      CREDENTIAL_USE_FLUSH_SECONDS: 60,
+    });
+    for (const [name, value] of [
+      ['APPS_POLL_SECONDS', '11'],
+      ['APPS_POLL_SECONDS', '0'],
+      ['APPS_TIMEOUT_MS', '5000'],
+      ['CREDENTIAL_USE_FLUSH_SECONDS', '0'],
+    ]) {
+      expect(() => loadLocationConfig({ [name]: value })).toThrow(`Invalid environment variable ${name}=`);
+    }
+  });
+
   it('requires the key of the upstream chosen', () => {
     expect(() => loadLocationConfig({ GEOCODER: 'amap' })).toThrow('Invalid environment variable AMAP_KEY: required when GEOCODER=amap');
     expect(loadLocationConfig({ GEOCODER: 'amap', AMAP_KEY: 'k', AMAP_BASE_URL: 'http://127.0.0.1:8080' })).toMatchObject({

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { loadConfig } from '@geoaccount/api';
 import { OperationsConfig } from '@geoaccount/observability';
 
@@ -47,6 +47,48 @@ export class LocationConfig extends OperationsConfig {
   @Min(0)
   @Max(1_000_000)
   override RATE_LIMIT_PER_MINUTE = 1200;
+
+  // --- control plane (docs/contract.md §14) ---------------------------------------------
+
+  /**
+   * The account service's base URL: the apps and their credentials are read from
+   * `{APPS_URL}/internal/v1/apps`, and credential uses reported to it. Unset: the apps of
+   * `APP_CREDENTIALS` only.
+   */
+  @IsOptional()
+  @IsUrl(HTTP_URL)
+  APPS_URL?: string = undefined;
+
+  /** Bearer token of the account service's internal API (the same Secret in both services). */
+  @ValidateIf((c: LocationConfig) => c.APPS_URL !== undefined || c.INTERNAL_TOKEN !== undefined)
+  @IsString()
+  @MinLength(32, { message: 'expected at least 32 characters' })
+  @IsNotEmpty({ message: 'required when APPS_URL is set' })
+  INTERNAL_TOKEN?: string = undefined;
+
+  /**
+   * Seconds between two reads of the apps (each waits a random 0-20 % less, so that instances
+   * spread out). With the read's timeout, a change reaches location within 15 s.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  APPS_POLL_SECONDS = 5;
+
+  /** Time allowed for one read of the apps or one report of credential uses. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(4000)
+  APPS_TIMEOUT_MS = 3000;
+
+  /** How often the credential uses seen by this instance are reported (§14 `last_used_time`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  CREDENTIAL_USE_FLUSH_SECONDS = 60;
 
   // --- cache ---------------------------------------------------------------------------
 
