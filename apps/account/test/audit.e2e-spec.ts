@@ -1,3 +1,4 @@
+import { ALL_APPS, asAppToken } from '../src/common/app-scope';
 import { DataSource } from 'typeorm';
 import { maintainAuditPartitions } from '../src/audit/audit-partitions';
 import { AuditEventsRepository, auditEventCte, auditEventParams } from '../src/audit/audit-events.repository';
@@ -34,7 +35,7 @@ describe('audit trail (interface 207)', () => {
     await client.query(
       `WITH ${auditEventCte(1)} SELECT 1 FROM "audit_event"`,
       auditEventParams({
-        appToken,
+        appToken: asAppToken(appToken),
         action: 'create',
         resourceType: 'auth',
         resourceId,
@@ -278,7 +279,7 @@ describe('audit trail (interface 207)', () => {
         expect(own).toMatchObject({ status: 200, body: { response_code: '90000' } });
         // ...app A's own page and a page across apps wait for it (they could skip its event).
         const ofA = h.a.auditEvents({ resource_id: 'OTHER-APP-SLOW' });
-        const across = repository.page(undefined, { resourceId: 'OTHER-APP-SLOW' }, 'UTC', 10);
+        const across = repository.page(ALL_APPS, { resourceId: 'OTHER-APP-SLOW' }, 'UTC', 10);
         expect(await settled(ofA)).toBe('waiting');
         expect(await settled(across)).toBe('waiting');
         await slow.query('COMMIT');

@@ -1,3 +1,4 @@
+import { JobLeader } from '../../src/database/job-leader';
 import { ApiException, InvalidParameterException } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, DEMO_APP, aesKeyObject, encryptPassword, hmacKey } from '@geoaccount/signing';
@@ -63,7 +64,7 @@ export function accountServices(db: MediumDatabase, env: Record<string, string> 
   const pii = new PiiCipher(loadPiiKeys(config).keys);
   const metrics = new Metrics('account', { defaultMetrics: false });
   const users = new UsersService(ds, repositories.users, hasher, pii, audit);
-  const lockout = new LoginLockout(ds, config);
+  const lockout = new LoginLockout(ds, config, new JobLeader(ds));
   const directory = new DirectoryService(loadDirectoryConfig({}), metrics);
   return {
     config,
