@@ -61,7 +61,7 @@ export class AdminClient {
     if (this.options.token !== undefined) headers.Authorization = `Bearer ${this.options.token}`;
     if (this.session.cookie !== undefined) headers.Cookie = this.session.cookie;
     if (method !== 'GET' && this.session.csrfToken !== undefined) headers['X-CSRF-Token'] = this.session.csrfToken;
-    let url = `${this.options.baseUrl.replace(/\/+$/, '')}${PREFIX}${path}`;
+    let url = `${withoutTrailingSlashes(this.options.baseUrl)}${PREFIX}${path}`;
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
     if (qs) url += `?${qs}`;
     return withRetries(method, this.options, () =>
@@ -161,4 +161,11 @@ export class AdminClient {
   auditEvents(query: AdminAuditQuery = {}) {
     return this.request<AdminAnswers['auditEvents']>('GET', '/audit-events', undefined, query);
   }
+}
+
+/** `url` without its trailing slashes (a loop: no pattern to backtrack over a long run of them). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  return url.slice(0, end);
 }

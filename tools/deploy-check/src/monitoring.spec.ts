@@ -69,8 +69,8 @@ const PROMQL_WORDS = new Set([
 export function metricNames(expr: string): string[] {
   const stripped = expr
     .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/\{[^}]*\}/g, ' ')
-    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\{[^{}]*\}/g, ' ')
+    .replace(/\[[^[\]]*\]/g, ' ')
     .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
   const names: string[] = [];
   for (const m of stripped.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*(\s*\()?/g)) {

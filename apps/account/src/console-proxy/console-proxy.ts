@@ -159,7 +159,7 @@ export class ConsoleProxy {
     }
     query.userToken = app.appToken;
     query.signature = signLbs(app.hmacKey, route.operation, names, values);
-    const base = this.config.CONSOLE_LOCATION_URL.replace(/\/+$/, '');
+    const base = withoutTrailingSlashes(this.config.CONSOLE_LOCATION_URL);
     return this.forward(`${base}/lbsapi/api/${route.operation}?${new URLSearchParams(query).toString()}`, { method: 'GET' });
   }
 
@@ -173,4 +173,11 @@ export class ConsoleProxy {
     }
     return { status: res.status, text: await res.text() };
   }
+}
+
+/** `url` without its trailing slashes (a loop: no pattern to backtrack over a long run of them). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  return url.slice(0, end);
 }

@@ -20,7 +20,7 @@ export class InternalApiError extends Error {
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 function urlOf(options: InternalApiOptions, path: string): string {
-  return options.baseUrl.replace(/\/+$/, '') + path;
+  return withoutTrailingSlashes(options.baseUrl) + path;
 }
 
 /**
@@ -59,4 +59,11 @@ export async function callInternalApi(options: InternalApiOptions, method: 'GET'
   } catch {
     throw new InternalApiError(`${method} ${path}: answer is not JSON`);
   }
+}
+
+/** `url` without its trailing slashes (a loop: no pattern to backtrack over a long run of them). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  return url.slice(0, end);
 }
