@@ -48,6 +48,8 @@ export const AccountCodes = {
   BODY_TOO_LARGE: rc('90413', 413, 'request body too large'),
   UNSUPPORTED_MEDIA_TYPE: rc('90415', 415, 'unsupported media type'),
   RATE_LIMITED: rc('90429', 429, 'too many requests'),
+  /** Stored personal data that cannot be decrypted (docs/contract.md §6): names no data. */
+  PII_UNAVAILABLE: rc('90503', 503, 'personal data unavailable'),
   // auths
   AUTH_EXISTS: rc('10010', 409, 'auth id already exists'),
   AUTH_PARENT_MISSING: rc('10021', 400, 'parent auth does not exist'),

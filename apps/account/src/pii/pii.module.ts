@@ -2,6 +2,7 @@ import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationB
 import { DataSource } from 'typeorm';
 import { AccountConfig } from '../config/account.config';
 import { PiiCipher } from './pii-cipher';
+import { PiiKeyCheck } from './pii-key-check';
 import { loadPiiKeys } from './pii-keys';
 import { rewrapPii } from './pii-rewrap';
 
@@ -20,6 +21,7 @@ export class PiiModule implements OnApplicationBootstrap {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cipher: PiiCipher,
+    private readonly keyCheck: PiiKeyCheck,
     @Inject(PII_KEY_WARNING) private readonly warning: string,
   ) {}
 
@@ -30,13 +32,17 @@ export class PiiModule implements OnApplicationBootstrap {
       providers: [
         { provide: PiiCipher, useValue: new PiiCipher(ring.keys) },
         { provide: PII_KEY_WARNING, useValue: ring.warning ?? '' },
+        PiiKeyCheck,
       ],
-      exports: [PiiCipher],
+      exports: [PiiCipher, PiiKeyCheck],
     };
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (this.warning) this.logger.warn(this.warning);
+    // Key ids in use against the ring, before the first request (index probes, no table scan):
+    // a missing one keeps the instance out of readiness. A failure here is retried by readiness.
+    await this.keyCheck.check().catch((err: unknown) => this.logger.error(`cannot list the key ids in use: ${String(err)}`));
     // Plain values only (not a key rotation, which is `rotate-pii`'s job): a short scan when done.
     void this.encryptPlainRows().catch((err: unknown) => this.logger.error(err));
   }

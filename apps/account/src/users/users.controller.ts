@@ -56,6 +56,7 @@ export class UsersController {
     description:
       'A page of the users of the calling app (spec endpoint 11), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0".',
     answer: closedObject({ count: countText, user_list: listOf('User'), list: listOf('User') }),
+    extraCodes: [AccountCodes.PII_UNAVAILABLE],
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
     const { total, users } = await this.users.list(app.appToken, query);
@@ -72,6 +73,7 @@ export class UsersController {
     summary: 'Read a user',
     description: 'One user of the calling app (spec endpoint 12); passwords are always null.',
     answer: USER_SCHEMA,
+    extraCodes: [AccountCodes.PII_UNAVAILABLE],
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.users.get(app.appToken, user_login_id)) });

@@ -5,6 +5,7 @@ import { AuthSeqPerApp1767225900000 } from './1767225900000-auth-seq-per-app';
 import { AuditEvents1767226000000 } from './1767226000000-audit-events';
 import { PiiAtRest1767226100000 } from './1767226100000-pii-at-rest';
 import { UserOrdinals1767226200000 } from './1767226200000-user-ordinals';
+import { PiiKeyIndex1767226300000 } from './1767226300000-pii-key-index';
 
 /**
  * Every migration of the account schema, oldest first. Listed explicitly (no globs) so that
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   AuditEvents1767226000000,
   PiiAtRest1767226100000,
   UserOrdinals1767226200000,
+  PiiKeyIndex1767226300000,
 ];
