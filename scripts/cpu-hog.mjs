@@ -16,7 +16,9 @@ if (!Number.isInteger(n) || n < 1) {
   process.exit(2);
 }
 const children = Array.from({ length: n }, () => fork(new URL(import.meta.url).pathname, ['--spin'], { stdio: 'ignore' }));
-console.log(`cpu-hog: ${n} busy processes (${children.map((c) => c.pid).join(', ')}); pid ${process.pid}, stop with kill ${process.pid} or Ctrl-C`);
+console.log(
+  `cpu-hog: ${n} busy processes (${children.map((c) => c.pid).join(', ')}); pid ${process.pid}, stop with kill ${process.pid} or Ctrl-C`,
+);
 const stop = () => {
   for (const child of children) child.kill('SIGKILL');
   process.exit(0);

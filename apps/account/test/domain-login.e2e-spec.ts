@@ -161,7 +161,10 @@ describe('domain login (is_domain_user=1) against a real OpenLDAP slapd', () => 
       if (i % 4 === 3) await h.db.query('DELETE FROM login_failures WHERE app_token = $1', [DISTANT.appToken]); // stay below the lock
     }
     const ratio = median(notFound) / median(wrong);
-    printFigure('directory login median: not in the directory / wrong password', `${median(notFound).toFixed(0)} / ${median(wrong).toFixed(0)}`);
+    printFigure(
+      'directory login median: not in the directory / wrong password',
+      `${median(notFound).toFixed(0)} / ${median(wrong).toFixed(0)}`,
+    );
     // without the wait about 0.67
     expect(ratio).toBeGreaterThan(0.8);
     expect(ratio).toBeLessThan(1.25);

@@ -22,7 +22,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-
 describe('login (interface 204), OWASP argon2id parameters', () => {
   let h: AccountHarness;
   const FIELDS = {
@@ -179,9 +178,11 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
   });
 
   (canMeasureMainThread ? it : it.skip)('keeps the event loop free while argon2 works: the hashing runs on the thread pool', async () => {
-    const { result: results, mainMs, processMs } = await mainThreadShare(() =>
-      Promise.all(Array.from({ length: 6 }, () => h.a.login('alice', 'P@ssw0rd!'))),
-    );
+    const {
+      result: results,
+      mainMs,
+      processMs,
+    } = await mainThreadShare(() => Promise.all(Array.from({ length: 6 }, () => h.a.login('alice', 'P@ssw0rd!'))));
     for (const res of results) expect(res.status).toBe(200);
     expect((await fetch(`${h.baseUrl}/health/live`)).status).toBe(200);
     printFigure('6 logins, CPU: main thread / whole process', `${mainMs.toFixed(1)} / ${processMs.toFixed(1)}`);

@@ -30,15 +30,25 @@ describe('operations endpoints of the account service', () => {
     expect(await res.json()).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
   });
 
-  it('GET /health/ready reports PostgreSQL reachable and every migration applied', async () => {
+  it('GET /health/ready reports PostgreSQL reachable, every migration applied and every key id of the stored personal data in PII_KEYS', async () => {
     const res = await get('/health/ready');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toContain('no-store');
     expect(await res.json()).toEqual({
       status: 'ok',
-      info: { shutdown: { status: 'up' }, database: { status: 'up' }, migrations: { status: 'up', applied: MIGRATIONS.length } },
+      info: {
+        shutdown: { status: 'up' },
+        database: { status: 'up' },
+        migrations: { status: 'up', applied: MIGRATIONS.length },
+        pii_keys: { status: 'up' },
+      },
       error: {},
-      details: { shutdown: { status: 'up' }, database: { status: 'up' }, migrations: { status: 'up', applied: MIGRATIONS.length } },
+      details: {
+        shutdown: { status: 'up' },
+        database: { status: 'up' },
+        migrations: { status: 'up', applied: MIGRATIONS.length },
+        pii_keys: { status: 'up' },
+      },
     });
   });
 

@@ -45,7 +45,10 @@ describe('slow clients (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS)', () =
     const head =
       'POST /account/v1.0.1/auths/A1 HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
       'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n';
-    const res = await slowRequest(port, [head, ...'auth_name=slow&x='.split(''), ...'y'.repeat(200)], { everyMs: 100, giveUpMs: GIVE_UP_MS });
+    const res = await slowRequest(port, [head, ...'auth_name=slow&x='.split(''), ...'y'.repeat(200)], {
+      everyMs: 100,
+      giveUpMs: GIVE_UP_MS,
+    });
     printFigure(`endless body: closed after (limit ${REQUEST_MS} ms)`, res.closedAfterMs ?? Number.NaN);
     expect(res.closedAfterMs).toBeDefined();
     expect(res.closedAfterMs!).toBeGreaterThanOrEqual(REQUEST_MS - 100);

@@ -143,16 +143,20 @@ describe('`pnpm start`: both services, each on its port', () => {
     [{ ACCOUNT_PORT: 'http' }, /invalid ACCOUNT_PORT: "http"/],
     [{ LOCATION_PORT: '70000' }, /invalid LOCATION_PORT: "70000"/],
     [{ ACCOUNT_PORT: '4300', LOCATION_PORT: '4300' }, /ACCOUNT_PORT and LOCATION_PORT are both 4300/],
-  ])('refuses %j, naming the variable', async (env, message) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
-      cwd: ROOT,
-      env: { ...envWithout('PORT', 'ACCOUNT_PORT', 'LOCATION_PORT'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const { text, exited } = collect(child);
-    expect(await exited).toBe(2);
-    expect(text()).toMatch(message);
-  }, 30_000);
+  ])(
+    'refuses %j, naming the variable',
+    async (env, message) => {
+      const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+        cwd: ROOT,
+        env: { ...envWithout('PORT', 'ACCOUNT_PORT', 'LOCATION_PORT'), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const { text, exited } = collect(child);
+      expect(await exited).toBe(2);
+      expect(text()).toMatch(message);
+    },
+    30_000,
+  );
 
   it('ACCOUNT_PORT and LOCATION_PORT: each service on its own; the console finds location there, and location lets the console in', async () => {
     const [accountPort, locationPort] = [await freePort(), await freePort()];
@@ -160,7 +164,16 @@ describe('`pnpm start`: both services, each on its port', () => {
     const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
       cwd: ROOT,
       env: {
-        ...envWithout('PORT', 'APP_CREDENTIALS', 'APP_CREDENTIALS_FILE', 'NODE_ENV', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'CONSOLE_LOCATION_URL', 'CORS_ORIGINS'),
+        ...envWithout(
+          'PORT',
+          'APP_CREDENTIALS',
+          'APP_CREDENTIALS_FILE',
+          'NODE_ENV',
+          'REDIS_URL',
+          'REDIS_CLUSTER_NODES',
+          'CONSOLE_LOCATION_URL',
+          'CORS_ORIGINS',
+        ),
         ACCOUNT_PORT: String(accountPort),
         LOCATION_PORT: String(locationPort),
         DATABASE_URL: database.url,

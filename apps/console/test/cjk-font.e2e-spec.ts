@@ -17,7 +17,15 @@ describe('Chinese text in the console', () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(() => browser?.close());
@@ -34,7 +42,9 @@ describe('Chinese text in the console', () => {
     const css = readFileSync(join(ROOT, 'apps/console/src/console.css'), 'utf8');
     const page = await browser.newPage();
     try {
-      await page.setContent(`<!doctype html><html lang="en"><head><style>${css}</style></head><body><p id="place">北京市</p></body></html>`);
+      await page.setContent(
+        `<!doctype html><html lang="en"><head><style>${css}</style></head><body><p id="place">北京市</p></body></html>`,
+      );
       await page.evaluate(() => document.fonts.ready);
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('DOM.enable');

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { LbsClient } from '@geoaccount/client';
-import { type ServiceProcess, buildService, driveLoad, startServiceProcess } from '@geoaccount/testing';
+import { LATE_MS, type ServiceProcess, buildService, driveLoad, printFigure, startServiceProcess } from '@geoaccount/testing';
 import { FakeAccount } from './support/fake-account';
 import { FakeAmap } from './support/fake-amap';
 import { deletePrefix, runPrefix } from './support/location-session';
@@ -107,6 +107,7 @@ describe('the location service process', () => {
     // Like a load balancer: send while the instance is ready, stop once its readiness fails.
     let signalledAt: number | undefined = undefined;
     let notReadyAt: number | undefined;
+    let answered = 0;
     const watcher = (async () => {
       while (notReadyAt === undefined) {
         await new Promise((r) => setTimeout(r, 100));
@@ -118,12 +119,15 @@ describe('the location service process', () => {
       16,
       async (i) => {
         const res = await client.lbsQuery({ longitude: (116.3 + i / 100_000).toFixed(6), latitude: '39.907501' });
-        return res.status === 200 && res.body.code === '000' && res.body.lbsStat === '1' ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
+        const right = res.status === 200 && res.body.code === '000' && res.body.lbsStat === '1';
+        if (right) answered++;
+        return right ? undefined : `${res.status} ${JSON.stringify(res.body)}`;
       },
       () => notReadyAt !== undefined,
       () => signalledAt,
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    // Signal once the load has really run (a loaded machine answers fewer requests a second).
+    for (const until = Date.now() + 60_000; answered < 25 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
     signalledAt = Date.now();
     running.child.kill('SIGTERM');
     const exitedAt = running.exited.then(() => Date.now());
@@ -131,7 +135,10 @@ describe('the location service process', () => {
     expect((await fetch(`${running.url}/health/ready`)).status).toBe(503);
     const result = await load;
     expect(await running.exited).toEqual({ code: 0, signal: null });
-    expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+    // Exit code 0 says it finished before its own SHUTDOWN_TIMEOUT_MS (past it, it exits 1); the
+    // wall clock only bounds it generously, as a loaded machine delays the child's exit.
+    printFigure('SIGTERM under load: exited after', (await exitedAt) - signalledAt);
+    expect((await exitedAt) - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + LATE_MS);
     expect(result.failures).toEqual([]);
     expect(result.refused).toBe(0);
     expect(result.ok).toBeGreaterThan(20); // the load really ran

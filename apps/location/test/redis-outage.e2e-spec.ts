@@ -4,9 +4,16 @@
  * itself once Redis is back.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LATE_MS, printFigure } from '@geoaccount/testing';
 import { FakeAmap } from './support/fake-amap';
 import { type LocationSession, runPrefix, startLocation } from './support/location-session';
 import { PrivateRedis } from './support/private-redis';
+
+/**
+ * Long enough that a request waiting for it is told apart from a merely slow one on a loaded
+ * machine: "does not wait for Redis" is asserted as "takes less than half of it".
+ */
+const COMMAND_TIMEOUT_MS = 2000;
 
 describe('Redis outage', () => {
   const amap = new FakeAmap();
@@ -22,7 +29,7 @@ describe('Redis outage', () => {
       AMAP_BASE_URL: amap.url,
       REDIS_URL: redis.url,
       CACHE_KEY_PREFIX: runPrefix('outage'),
-      REDIS_COMMAND_TIMEOUT_MS: '500',
+      REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS),
     });
   });
 
@@ -56,8 +63,9 @@ describe('Redis outage', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ code: '000', lbsStat: '1', standardCode: '110101', provinceName: '北京市' });
     }
-    // Requests do not wait for the dead Redis (a wait would cost its 500 ms command timeout).
-    expect(median(timings)).toBeLessThan(150);
+    printFigure('Redis down: median answer', median(timings));
+    // Requests do not wait for the dead Redis (a wait would cost its command timeout).
+    expect(median(timings)).toBeLessThan(COMMAND_TIMEOUT_MS / 2);
     const warnings = s.logs.of('Cache').filter((l) => l.level === 40).slice(warningsBefore);
     expect(warnings).toHaveLength(1);
     expect(String(warnings[0]?.msg)).toMatch(/^Redis unavailable \(.+\); answering from the upstream without a cache until it is back$/);
@@ -90,8 +98,9 @@ describe('Redis outage', () => {
       const firstMs = performance.now() - started;
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ code: '000', lbsStat: '1', standardCode: '110101' });
-      expect(firstMs).toBeGreaterThanOrEqual(450);
-      expect(firstMs).toBeLessThan(500 + 600);
+      printFigure(`Redis hung: first answer (command timeout ${COMMAND_TIMEOUT_MS} ms)`, firstMs);
+      expect(firstMs).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 50);
+      expect(firstMs).toBeLessThan(COMMAND_TIMEOUT_MS + LATE_MS);
       // After a failed command the cache is skipped for a moment: no further waits.
       const timings: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -100,7 +109,8 @@ describe('Redis outage', () => {
         timings.push(performance.now() - t);
         expect(res.status).toBe(200);
       }
-      expect(median(timings)).toBeLessThan(150);
+      printFigure('Redis hung, after the first failure: median answer', median(timings));
+      expect(median(timings)).toBeLessThan(COMMAND_TIMEOUT_MS / 2);
     } finally {
       redis.resume();
     }

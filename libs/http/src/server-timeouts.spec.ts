@@ -19,7 +19,12 @@ class PingController {
 class PingModule {}
 
 /** Sends `chunks` one every `everyMs` on one connection; when did the server close it, and what did it send. */
-function slowly(port: number, chunks: string[], everyMs: number, giveUpMs = GIVE_UP_MS): Promise<{ closedAfterMs?: number; received: string }> {
+function slowly(
+  port: number,
+  chunks: string[],
+  everyMs: number,
+  giveUpMs = GIVE_UP_MS,
+): Promise<{ closedAfterMs?: number; received: string }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = connect(port, '127.0.0.1');

@@ -86,10 +86,12 @@ describe('metric helpers', () => {
     cache.miss();
     cache.miss();
     cache.error('get');
+    cache.error('get', 'clusterdown');
     const text = await metrics.render();
     expect(sample(text, 'cache_lookups_total', { result: 'hit' })).toBe(1);
     expect(sample(text, 'cache_lookups_total', { result: 'miss' })).toBe(2);
-    expect(sample(text, 'cache_errors_total', { operation: 'get' })).toBe(1);
+    expect(sample(text, 'cache_errors_total', { operation: 'get', reason: 'other' })).toBe(1);
+    expect(sample(text, 'cache_errors_total', { operation: 'get', reason: 'clusterdown' })).toBe(1);
   });
 
   it('time upstream calls, count their failures and show the circuit state', async () => {

@@ -114,7 +114,7 @@ export class Metrics {
 
 export class CacheMetrics {
   private readonly lookups: Counter<'result'>;
-  private readonly errors: Counter<'operation'>;
+  private readonly errors: Counter<'operation' | 'reason'>;
 
   constructor(registry: Registry) {
     this.lookups = new Counter({
@@ -125,8 +125,8 @@ export class CacheMetrics {
     });
     this.errors = new Counter({
       name: 'cache_errors_total',
-      help: 'Failed operations of the cache backend (e.g. Redis unreachable), by operation.',
-      labelNames: ['operation'],
+      help: 'Failed operations of the cache backend (e.g. Redis unreachable, a Redis Cluster that cannot serve), by operation and reason.',
+      labelNames: ['operation', 'reason'],
       registers: [registry],
     });
     // Both results exist from the start, so rates work before the first miss.
@@ -142,8 +142,9 @@ export class CacheMetrics {
     this.lookups.inc({ result: 'miss' });
   }
 
-  error(operation: string): void {
-    this.errors.inc({ operation });
+  /** One failed operation; `reason` e.g. `clusterdown`, `redirections`, `timeout`, `connection`, `other`. */
+  error(operation: string, reason = 'other'): void {
+    this.errors.inc({ operation, reason });
   }
 }
 

@@ -90,6 +90,54 @@ export class PrivateRedisCluster {
     return this.nodes.filter((n) => n.running && ports.includes(n.port));
   }
 
+  /** `CLUSTER NODES` as one running node sees it: each node's port, role, master's id and slot ranges. */
+  private view(): { id: string; port: number; master: boolean; masterId: string; slots: [number, number][] }[] {
+    return this.info(
+      this.nodes.find((n) => n.running)!,
+      'nodes',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [id, address, flags, masterId, , , , , ...slots] = line.split(' ');
+        return {
+          id: id!,
+          port: Number(/:(\d+)@/.exec(address!)?.[1]),
+          master: flags!.split(',').includes('master'),
+          masterId: masterId!,
+          slots: slots
+            .filter((r) => /^\d/.test(r))
+            .map((r) => r.split('-').map(Number) as [number, number])
+            .map(([a, b]) => [a!, b ?? a!]),
+        };
+      });
+  }
+
+  /** The replica of a master. */
+  replicaOf(master: PrivateRedis): PrivateRedis {
+    const view = this.view();
+    const id = view.find((n) => n.port === master.port)!.id;
+    const port = view.find((n) => n.masterId === id)?.port;
+    const replica = this.nodes.find((n) => n.port === port);
+    if (!replica) throw new Error(`no replica of the master on port ${master.port}`);
+    return replica;
+  }
+
+  /** The master serving `key`'s slot. */
+  masterOf(key: string): PrivateRedis {
+    const node = this.nodes.find((n) => n.running)!;
+    const slot = Number(
+      spawnSync('redis-cli', ['-p', String(node.port), 'cluster', 'keyslot', key], { encoding: 'utf8', timeout: 5000 }).stdout.trim(),
+    );
+    const owner = this.view().find((n) => n.master && n.slots.some(([a, b]) => slot >= a && slot <= b));
+    return this.nodes.find((n) => n.port === owner?.port)!;
+  }
+
+  /** Every running node reports `cluster_state:fail` (the cluster refuses commands: CLUSTERDOWN). */
+  failed(): boolean {
+    return this.nodes.filter((n) => n.running).every((n) => this.info(n, 'info').includes('cluster_state:fail'));
+  }
+
   /** How many keys each running master holds. */
   async keysPerMaster(): Promise<number[]> {
     const c = new Cluster(this.nodes.filter((n) => n.running).map((n) => ({ host: '127.0.0.1', port: n.port })));

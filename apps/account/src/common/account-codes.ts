@@ -31,6 +31,8 @@ export const PATH_ID_FIELDS = ['auth_id', 'group_id', 'user_login_id'] as const;
 export const AccountCodes = {
   ...CommonCodes,
   INVALID_USER_INFO: rc('90101', 400, 'invalid user information'),
+  /** Stored personal data that cannot be decrypted (docs/contract.md §6): names no data. */
+  PII_UNAVAILABLE: rc('90503', 503, 'personal data unavailable'),
   // auths
   AUTH_EXISTS: rc('10010', 409, 'auth id already exists'),
   AUTH_PARENT_MISSING: rc('10021', 400, 'parent auth does not exist'),

@@ -6,6 +6,7 @@ import { ShutdownState } from '@geoaccount/http';
 import { healthResponse, shutdownIndicator } from '@geoaccount/observability';
 import { DatabaseHealthIndicator } from './database.health';
 import { DirectoryHealthIndicator } from './directory.health';
+import { PiiKeysHealthIndicator } from './pii-keys.health';
 
 /** Kubernetes probes (outside the signed API). */
 @ApiTags('operations')
@@ -17,6 +18,7 @@ export class HealthController {
     private readonly shutdown: ShutdownState,
     private readonly database: DatabaseHealthIndicator,
     private readonly directory: DirectoryHealthIndicator,
+    private readonly piiKeys: PiiKeysHealthIndicator,
   ) {}
 
   @Get('live')
@@ -28,13 +30,17 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: PostgreSQL reachable, schema migrated, not shutting down (directories: a detail, never down)' })
+  @ApiOperation({
+    summary:
+      'Readiness: PostgreSQL reachable, schema migrated, every key id of the stored personal data in PII_KEYS, not shutting down (directories: a detail, never down)',
+  })
   ready(@Res({ passthrough: true }) res: Response) {
     return healthResponse(res, () =>
       this.health.check([
         shutdownIndicator(this.shutdown, this.indicators),
         () => this.database.database(),
         () => this.database.migrations(),
+        () => this.piiKeys.piiKeys(),
         ...(this.directory.configured ? [() => this.directory.directories()] : []),
       ]),
     );

@@ -25,7 +25,7 @@ export class LoginController {
     description:
       'Checks the password (`user_pwd_encrypt`, AES with the app key, docs/contract.md §4) of a user (interface 204) and answers the user; repeated failures lock the login for a while (20443).',
     answer: USER_SCHEMA,
-    extraCodes: [AccountCodes.INVALID_USER_INFO],
+    extraCodes: [AccountCodes.INVALID_USER_INFO, AccountCodes.PII_UNAVAILABLE],
   })
   async check(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: LoginDto) {
     return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });

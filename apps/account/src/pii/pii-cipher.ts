@@ -15,7 +15,13 @@ const TAG_BYTES = 16;
 
 /** A stored value that does not decrypt (moved to another row, altered, or its key removed). */
 export class PiiDecryptError extends Error {
-  constructor(reason: string) {
+  constructor(
+    reason: string,
+    /** The key id the value names (`undefined`: none could be read). */
+    readonly keyId?: string,
+    /** Set when the value's key is not in the ring (rather than a damaged value). */
+    readonly keyMissing = false,
+  ) {
     super(`personal data does not decrypt: ${reason}`);
     this.name = 'PiiDecryptError';
   }
@@ -34,6 +40,11 @@ export class PiiCipher {
     if (keys.length === 0) throw new Error('PiiCipher: no key');
     this.current = keys[0]!;
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
+  }
+
+  /** The ids of the ring's keys, the encrypting one first. */
+  get keyIds(): string[] {
+    return [...this.byId.keys()];
   }
 
   /** The id of the key new values are encrypted with. */
@@ -60,16 +71,16 @@ export class PiiCipher {
     if (!stored || !isEncrypted(stored)) return stored;
     const keyId = keyIdOf(stored)!;
     const key = this.byId.get(keyId);
-    if (!key) throw new PiiDecryptError(`key ${keyId} is not in PII_KEYS`);
+    if (!key) throw new PiiDecryptError(`key ${keyId} is not in PII_KEYS`, keyId, true);
     const body = Buffer.from(stored.slice(VERSION.length + keyId.length + 2), 'base64');
-    if (body.length < IV_BYTES + TAG_BYTES) throw new PiiDecryptError('truncated value');
+    if (body.length < IV_BYTES + TAG_BYTES) throw new PiiDecryptError(`truncated value under key ${keyId}`, keyId);
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, IV_BYTES));
       decipher.setAAD(associatedData(appToken, userLoginId, field));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
       return Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      throw new PiiDecryptError(`authentication failed for ${field}`);
+      throw new PiiDecryptError(`authentication failed for ${field} under key ${keyId}`, keyId);
     }
   }
 

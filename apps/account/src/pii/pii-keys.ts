@@ -13,6 +13,15 @@ const DEV_PII_KEY = Buffer.alloc(32, 0x2a);
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
+/**
+ * The development key (id `dev`): what the service encrypts with when `PII_KEYS` is unset
+ * outside production. `pnpm rotate-pii --from-development-key` adds it to the ring for one run,
+ * to move data written with it under the real first key.
+ */
+export function developmentPiiKey(): PiiKey {
+  return { id: DEV_PII_KEY_ID, key: DEV_PII_KEY };
+}
+
 export interface PiiKeySource {
   PII_KEYS?: string;
   PII_KEYS_FILE?: string;

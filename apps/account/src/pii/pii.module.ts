@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccountConfig } from '../config/account.config';
 import { JobLeader } from '../database/job-leader';
 import { PiiCipher } from './pii-cipher';
+import { PiiKeyCheck } from './pii-key-check';
 import { loadPiiKeys } from './pii-keys';
 import { rewrapPii } from './pii-rewrap';
 
@@ -21,6 +22,7 @@ export class PiiModule implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cipher: PiiCipher,
+    private readonly keyCheck: PiiKeyCheck,
     @Inject(PII_KEY_WARNING) private readonly warning: string,
     private readonly leader: JobLeader,
   ) {}
@@ -32,8 +34,9 @@ export class PiiModule implements OnModuleInit, OnApplicationBootstrap {
       providers: [
         { provide: PiiCipher, useValue: new PiiCipher(ring.keys) },
         { provide: PII_KEY_WARNING, useValue: ring.warning ?? '' },
+        PiiKeyCheck,
       ],
-      exports: [PiiCipher],
+      exports: [PiiCipher, PiiKeyCheck],
     };
   }
 
@@ -45,8 +48,11 @@ export class PiiModule implements OnModuleInit, OnApplicationBootstrap {
     });
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (this.warning) this.logger.warn(this.warning);
+    // Key ids in use against the ring, before the first request (index probes, no table scan):
+    // a missing one keeps the instance out of readiness. A failure here is retried by readiness.
+    await this.keyCheck.check().catch((err: unknown) => this.logger.error(`cannot list the key ids in use: ${String(err)}`));
   }
 
   private async encryptPlainRows(): Promise<void> {

@@ -59,6 +59,7 @@ export class UsersController {
     description:
       'A page of the users of the calling app (interface 202), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0"; a page past the last one while there are matches: 404 20201 with the real `count` and empty arrays.',
     answer: closedObject({ count: countText, user_list: listOf('User'), list: listOf('User') }),
+    extraCodes: [AccountCodes.PII_UNAVAILABLE],
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListUsersQuery) {
     const { total, users } = await this.users.list(appTokenOf(app), query);
@@ -76,6 +77,7 @@ export class UsersController {
     summary: 'Read a user',
     description: 'One user of the calling app (interface 203); passwords are always null.',
     answer: USER_SCHEMA,
+    extraCodes: [AccountCodes.PII_UNAVAILABLE],
   })
   async get(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Query() _query: NoFieldsQuery) {
     return accountOk(false, { ...(await this.users.get(appTokenOf(app), user_login_id)) });

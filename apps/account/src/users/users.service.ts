@@ -7,6 +7,7 @@ import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail'
 import { FIELD_LIMITS } from '../common/field-rules';
 import { parseIdList } from '../common/id-list';
 import { PiiCipher, PiiDecryptError, type PiiField } from '../pii/pii-cipher';
+import { PiiKeyCheck } from '../pii/pii-key-check';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/pg-errors';
 import type { ListUsersQuery } from './dto/list-users.query';
 import { PAGE_SIZE_DEFAULT } from './dto/list-users.query';
@@ -44,6 +45,7 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly pii: PiiCipher,
     private readonly audit: AuditTrail,
+    private readonly piiKeys: PiiKeyCheck,
   ) {}
 
   /**
@@ -157,12 +159,15 @@ export class UsersService {
     return { ...toUserView({ ...user, certId: open('cert_id', user.certId), userMobile: open('user_mobile', user.userMobile) }) };
   }
 
-  /** The answer view of a stored user: personal data decrypted (a value that does not decrypt fails the request). */
+  /**
+   * The answer view of a stored user: personal data decrypted. A value that does not decrypt
+   * fails the request with 503 90503 (docs/contract.md §6), logged with its row and key id.
+   */
   view(user: UserEntity): UserView {
     return toUserView({
       ...user,
-      certId: this.pii.decrypt(user.appToken, user.userLoginId, 'cert_id', user.certId),
-      userMobile: this.pii.decrypt(user.appToken, user.userLoginId, 'user_mobile', user.userMobile),
+      certId: this.piiKeys.open(user.appToken, user.userLoginId, 'cert_id', user.certId),
+      userMobile: this.piiKeys.open(user.appToken, user.userLoginId, 'user_mobile', user.userMobile),
     });
   }
 

@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Metrics } from '@geoaccount/observability';
 import { LocationConfig } from '../config/location.config';
+import { cacheErrorReason } from './cache-errors';
 import { LOOKUP_CACHE, type LookupCache } from './lookup-cache.port';
 import { MemoryLookupCache } from './memory-lookup-cache';
 import { MeteredLookupCache } from './metered-lookup-cache';
@@ -16,7 +17,7 @@ export async function createLookupCache(config: LocationConfig, metrics?: Metric
   if (!target) return meter(new MemoryLookupCache(config.CACHE_MAX_ENTRIES));
   const cache = new RedisLookupCache(target, {
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-    onError: (operation) => metrics?.cache().error(operation),
+    onError: (operation, err) => metrics?.cache().error(operation, cacheErrorReason(err)),
   });
   // Redis down at start is not fatal: the service answers from the upstream meanwhile.
   await cache.ready(2000);

@@ -27,6 +27,11 @@ export class MeteredLookupCache implements LookupCache {
     return this.inner.reachable?.() ?? true;
   }
 
+  /** A read that is no lookup: not counted as a hit or a miss (its failure is counted as an error by the backend). */
+  async probe(key: string): Promise<void> {
+    await this.inner.get(key);
+  }
+
   async close(): Promise<void> {
     await this.inner.close?.();
   }

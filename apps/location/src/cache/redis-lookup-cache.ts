@@ -69,6 +69,9 @@ export class RedisLookupCache implements LookupCache {
             enableOfflineQueue: false,
             clusterRetryStrategy: retryStrategy,
             retryDelayOnFailover: 50,
+            // A cluster that cannot serve answers CLUSTERDOWN: handed back at once (a miss,
+            // counted), not retried until the command times out.
+            retryDelayOnClusterDown: 0,
           });
     this.redis.on('error', (err: Error) => {
       if (!this.closing) this.onError?.('connection', err);
@@ -124,8 +127,9 @@ export class RedisLookupCache implements LookupCache {
     this.redis.disconnect();
   }
 
+  /** Connected, and the last command succeeded (a cluster answering CLUSTERDOWN is connected but cannot serve). */
   reachable(): boolean {
-    return this.redis.status === 'ready';
+    return this.redis.status === 'ready' && this.available;
   }
 
   /**

@@ -7,6 +7,7 @@ import { PiiAtRest1767226100000 } from './1767226100000-pii-at-rest';
 import { UserOrdinals1767226200000 } from './1767226200000-user-ordinals';
 import { ControlPlane1767226300000 } from './1767226300000-control-plane';
 import { JobLeases1767226400000 } from './1767226400000-job-leases';
+import { PiiKeyIndex1767226500000 } from './1767226500000-pii-key-index';
 
 import { withLockTimeout } from './lock-timeout';
 
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   UserOrdinals1767226200000,
   ControlPlane1767226300000,
   JobLeases1767226400000,
+  PiiKeyIndex1767226500000,
 ].map((m) => withLockTimeout(m));
