@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCodes, ApiException } from '@geoaccount/api';
+import { ApiException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { PiiCipher, PiiDecryptError, type PiiField } from './pii-cipher';
 import { keyIdsInUse } from './pii-key-columns';
 

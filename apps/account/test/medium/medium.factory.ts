@@ -1,3 +1,4 @@
+import { PiiKeyCheck } from '../../src/pii/pii-key-check';
 import { JobLeader } from '../../src/database/job-leader';
 import { ApiException, InvalidParameterException } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
@@ -63,7 +64,7 @@ export function accountServices(db: MediumDatabase, env: Record<string, string> 
   const hasher = new PasswordHasher(config);
   const pii = new PiiCipher(loadPiiKeys(config).keys);
   const metrics = new Metrics('account', { defaultMetrics: false });
-  const users = new UsersService(ds, repositories.users, hasher, pii, audit);
+  const users = new UsersService(ds, repositories.users, hasher, pii, audit, new PiiKeyCheck(ds, pii));
   const lockout = new LoginLockout(ds, config, new JobLeader(ds));
   const directory = new DirectoryService(loadDirectoryConfig({}), metrics);
   return {
