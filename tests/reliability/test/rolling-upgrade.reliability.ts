@@ -6,6 +6,7 @@ import { type TestDatabase, createTestDatabase } from '../src/database';
 import { figure } from '../src/figures';
 import { SERVICE_MAIN } from '../src/paths';
 import { buildPreviousRelease } from '../src/previous-release';
+import { mobile, password } from '../src/sentinels';
 import { ServiceProcess, stopAllServices } from '../src/service-process';
 
 /**
@@ -20,7 +21,6 @@ describe('rolling upgrade: the previous release and the current one on one datab
   let previous: ServiceProcess;
   let current: ServiceProcess;
   const PII_KEYS = JSON.stringify([{ id: 'roll-1', key: randomBytes(32).toString('base64') }]);
-  const mobile = (i: number) => `1370000${String(i).padStart(4, '0')}`;
 
   beforeAll(async () => {
     const started = Date.now();
@@ -59,14 +59,14 @@ describe('rolling upgrade: the previous release and the current one on one datab
       client.registerUser(`${tag}-user-${i}`, {
         user_name: `User ${i}`,
         user_type: 'C',
-        user_pwd: 'Roll-pw-123',
+        user_pwd: password('roll'),
         user_mobile: mobile(i),
         user_auth_groups: `${tag}-group-${i}`,
       }),
     );
     await expect201('modify user', client.modifyUser(`${tag}-user-${i}`, { user_name: `Renamed ${i}` }));
     await expect201('read user', client.getUser(`${tag}-user-${i}`), 200);
-    await expect201('login', client.login(`${tag}-user-${i}`, 'Roll-pw-123'), 200);
+    await expect201('login', client.login(`${tag}-user-${i}`, password('roll')), 200);
     await expect201('failed login', client.login(`${tag}-user-${i}`, 'wrong'), 401);
     await expect201('effective permission', client.userHasAuth(`${tag}-user-${i}`, `${tag}-auth-${i}`), 200);
     await expect201('list users', client.listUsers({ page_size: '10' }), 200);
@@ -109,7 +109,7 @@ describe('rolling upgrade: the previous release and the current one on one datab
         status: 200,
         body: { user_name: `Renamed ${i}`, user_mobile: mobile(i) },
       });
-      expect(await reader.login(`${writer}-user-${i}`, 'Roll-pw-123')).toMatchObject({ status: 200 });
+      expect(await reader.login(`${writer}-user-${i}`, password('roll'))).toMatchObject({ status: 200 });
       expect(await reader.userHasAuth(`${writer}-user-${i}`, `${writer}-auth-${i}`)).toMatchObject({
         status: 200,
         body: { has_auth: '1' },
