@@ -1,7 +1,7 @@
 import { ALL_APPS, asAppToken } from '../src/common/app-scope';
 import { DataSource } from 'typeorm';
 import { maintainAuditPartitions } from '../src/audit/audit-partitions';
-import { AuditEventsRepository, auditEventCte, auditEventParams } from '../src/audit/audit-events.repository';
+import { AUDIT_ID_LOCK, AuditEventsRepository, auditEventCte, auditEventParams } from '../src/audit/audit-events.repository';
 import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth } from './support/fixtures';
 import type { AuditEventView } from '../src/audit/audit-events.service';
@@ -268,7 +268,8 @@ describe('audit trail (interface 207)', () => {
     it("never waits for another app's uncommitted write; that app's page and a page across apps do", async () => {
       const slow = await h.db.connect();
       const repository = h.app.get(AuditEventsRepository);
-      const settled = <T>(p: Promise<T>) => Promise.race([p.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 1500))]);
+      const settled = <T>(p: Promise<T>) =>
+        Promise.race([p.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 1500))]);
       try {
         await slow.query('BEGIN');
         await slowWrite(slow, APP_A.appToken, 'OTHER-APP-SLOW');
@@ -285,6 +286,27 @@ describe('audit trail (interface 207)', () => {
         await slow.query('COMMIT');
         expect((await ofA).body).toMatchObject({ response_code: '90000', count: '1' });
         expect((await across).map((e) => [e.app_token, e.resource_id])).toEqual([[APP_A.appToken, 'OTHER-APP-SLOW']]);
+      } finally {
+        await slow.query('ROLLBACK').catch(() => undefined);
+        slow.release();
+      }
+    });
+
+    it('waits for a writer of the previous release (only the old trail lock) during a rolling upgrade', async () => {
+      const slow = await h.db.connect();
+      const settled = <T>(p: Promise<T>) =>
+        Promise.race([p.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 1500))]);
+      try {
+        await slow.query('BEGIN');
+        await slow.query(
+          `WITH "lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK}))
+           INSERT INTO audit_events (app_token, action, resource_type, resource_id, result_code) SELECT $1, 'create', 'auth', 'OLD-SLOW', '90000' FROM "lock"`,
+          [PAGED_APP.appToken],
+        );
+        const reading = paged().auditEvents({ resource_id: 'OLD-SLOW' });
+        expect(await settled(reading)).toBe('waiting');
+        await slow.query('COMMIT');
+        expect((await reading).body).toMatchObject({ response_code: '90000', count: '1' });
       } finally {
         await slow.query('ROLLBACK').catch(() => undefined);
         slow.release();

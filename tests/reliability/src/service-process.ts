@@ -13,6 +13,8 @@ export interface ServiceOptions {
   port?: number;
   /** How long the start may take (migrations, geodata). */
   startTimeoutMs?: number;
+  /** Another build's entry point (e.g. the previous release's `dist/main.js`); default this checkout's. */
+  main?: string;
 }
 
 export interface Exit {
@@ -73,7 +75,7 @@ export class ServiceProcess {
   }
 
   static async start(kind: ServiceKind, options: ServiceOptions): Promise<ServiceProcess> {
-    const main = SERVICE_MAIN[kind];
+    const main = options.main ?? SERVICE_MAIN[kind];
     if (!existsSync(main)) throw new Error(`${main} is missing: build the services first (pnpm build)`);
     mkdirSync(LOG_DIR, { recursive: true });
     const port = options.port ?? (await freePort());

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { APP_A, accountClient } from '../src/apps';
 import { figure } from '../src/figures';
 import { ArchivingPostgres } from '../src/pitr';
+import { certId, mobile, password } from '../src/sentinels';
 import { ServiceProcess, stopAllServices } from '../src/service-process';
 
 /**
@@ -16,8 +17,6 @@ describe('restore drill: base backup + WAL archive, point-in-time recovery, pers
   let origin: ArchivingPostgres;
   let restored: ArchivingPostgres | undefined;
   const PII_KEYS = JSON.stringify([{ id: 'drill-1', key: randomBytes(32).toString('base64') }]);
-  const mobile = (i: number) => `1390000${String(i).padStart(4, '0')}`;
-  const certId = (i: number) => `11010119900101${String(i).padStart(4, '0')}`;
 
   beforeAll(async () => {
     origin = await ArchivingPostgres.create();
@@ -34,7 +33,7 @@ describe('restore drill: base backup + WAL archive, point-in-time recovery, pers
       const res = await client.registerUser(`drill-${i}`, {
         user_name: `User ${i}`,
         user_type: 'C',
-        user_pwd: 'Drill-pw-123',
+        user_pwd: password('drill'),
         user_mobile: mobile(i),
         cert_id: certId(i),
       });
@@ -78,7 +77,9 @@ describe('restore drill: base backup + WAL archive, point-in-time recovery, pers
       expect(await client.getUser(`drill-${i}`)).toMatchObject({ status: 404 });
     }
     // and the restored server takes writes (promoted)
-    expect((await client.registerUser('drill-after', { user_name: 'After', user_type: 'C', user_pwd: 'Drill-pw-123' })).status).toBe(201);
+    expect((await client.registerUser('drill-after', { user_name: 'After', user_type: 'C', user_pwd: password('drill') })).status).toBe(
+      201,
+    );
     await back.stop();
 
     // Without the key that encrypted them (a ring where it was removed), the restored personal

@@ -6,13 +6,22 @@ import { ALL_APPS, type AppScope, type AppToken, asAppToken } from '../common/ap
 /**
  * Writers hold two advisory locks shared from the moment an event id is drawn until their
  * transaction ends: their app's, `(AUDIT_APP_LOCK, hashtext(app_token))`, and the trail's,
- * `AUDIT_ID_LOCK`. A page of one app takes its app's lock exclusively, so it sees every event of
- * that app whose id it could skip past already committed (or rolled back) — the cursor returns
+ * `AUDIT_TRAIL_LOCK`. A page of one app takes its app's lock exclusively, so it sees every event
+ * of that app whose id it could skip past already committed (or rolled back) — the cursor returns
  * each event exactly once — and never waits for another app's writers. A page across apps takes
  * the trail's lock exclusively: it waits for every writer. Two apps whose tokens hash alike
  * share a lock, which only makes one wait for the other.
+ *
+ * Every page also takes `AUDIT_ID_LOCK` exclusively: the one lock of the releases before, which
+ * their writers still take shared while both versions serve one database during a rolling
+ * upgrade (docs/operations.md, "Upgrade with migrations"). Current writers never take it, so it
+ * makes a page wait only for writers of such a release (and for other pages' statements, as
+ * before). Remove it from the pages in the release after the next.
  */
 export const AUDIT_ID_LOCK = 0x61756474; // 'audt'
+
+/** The lock every current writer takes shared and a page across apps exclusively. */
+export const AUDIT_TRAIL_LOCK = 0x61756477; // 'audw'
 
 /** The first key of the per-app lock (the second is `hashtext(app_token)`). */
 export const AUDIT_APP_LOCK = 0x61756461; // 'auda'
@@ -91,7 +100,7 @@ export const AUDIT_EVENT_PARAMS = 9;
  */
 export function auditEventCte(first: number, onlyIf?: string): string {
   const p = (i: number) => `$${first + i}`;
-  return `"audit_lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_ID_LOCK}), pg_advisory_xact_lock_shared(${AUDIT_APP_LOCK}, hashtext(${p(0)}::text))),
+  return `"audit_lock" AS (SELECT pg_advisory_xact_lock_shared(${AUDIT_TRAIL_LOCK}), pg_advisory_xact_lock_shared(${AUDIT_APP_LOCK}, hashtext(${p(0)}::text))),
     "audit_event" AS (
       INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
       SELECT ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)} FROM "audit_lock"
@@ -201,8 +210,10 @@ export class AuditEventsRepository {
       // One app: its own lock, so that another app's writers never hold the page up; several
       // apps or every app: the trail's lock, which every writer holds shared.
       const one = scope.appTokens?.length === 1 ? scope.appTokens[0] : undefined;
-      if (one === undefined) await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_ID_LOCK})`);
+      if (one === undefined) await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_TRAIL_LOCK})`);
       else await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_APP_LOCK}, hashtext($1::text))`, [one]);
+      // The previous release's writers (a rolling upgrade): see AUDIT_ID_LOCK.
+      await em.query(`SELECT pg_advisory_xact_lock(${AUDIT_ID_LOCK})`);
       return (await em.query(
         `SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
                 "operator", "request_id", "client_ip", "result_code", "changes"
