@@ -3,7 +3,7 @@
  * the budget 429 90429 with `Retry-After`, before any password work; other apps keep theirs.
  */
 import { loadAccountConfig } from '../src/config/account.config';
-import { APP_A, APP_B, type AccountHarness, startAccountHarness } from './support/account-harness';
+import { type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedUser } from './support/user-fixtures';
 
 describe('LOGIN_RATE_LIMIT_PER_MINUTE', () => {
