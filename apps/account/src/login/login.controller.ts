@@ -31,7 +31,11 @@ export class LoginController {
     extraCodes: [AccountCodes.INVALID_USER_INFO],
   })
   async check(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: LoginDto) {
-    this.rate.take(app.appToken);
-    return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });
+    const done = this.rate.enter(app.appToken);
+    try {
+      return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });
+    } finally {
+      done();
+    }
   }
 }

@@ -9,7 +9,7 @@ export class HashingBusyError extends Error {
 }
 
 /**
- * Bounds argon2 work to the cores of the instance: at most `concurrency` hashes or
+ * Bounds argon2 work to the cores of the instance (all but one by default): at most `concurrency` hashes or
  * verifications run at once (libuv's thread pool would otherwise take them four at a time and
  * queue the rest without limit, ahead of DNS and file work), and at most `maxQueued` wait;
  * past that a caller is refused at once (`HashingBusyError`) instead of queueing behind a
@@ -22,7 +22,8 @@ export class HashingPool {
   refused = 0;
 
   constructor(
-    readonly concurrency: number = availableParallelism(),
+    // One core is left to the event loop (answers, liveness) when there are several.
+    readonly concurrency: number = Math.max(1, availableParallelism() - 1),
     readonly maxQueued: number = 4 * concurrency,
   ) {
     if (concurrency < 1) throw new Error('concurrency must be at least 1');
