@@ -204,6 +204,13 @@ async function runCase(c, index, total, targets) {
     const target = targets[c.service];
     if (c.service && !target) throw new Error(`${c.service} service not running`);
     const plan = await c.prepare();
+    if (plan.custom) {
+      // A case that measures by itself (medians of sequential requests), not under autocannon's load.
+      Object.assign(row, await plan.custom(target.url));
+      rows.push(row);
+      say(`${tag}: ${row.value} (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
+      return;
+    }
     // The measured side: a running service, or (floor rows) a process of the case's own.
     let own;
     let b;

@@ -33,6 +33,8 @@ export function accountEnv(ctx) {
     ARGON2_MEMORY_KIB: String(ARGON2.memoryCost),
     ARGON2_TIME_COST: String(ARGON2.timeCost),
     ARGON2_PARALLELISM: String(ARGON2.parallelism),
+    // The login cases measure throughput: no per-app login budget in the way.
+    LOGIN_RATE_LIMIT_PER_MINUTE: '0',
     ...(ctx.slapd
       ? {
           LDAP_URL: ctx.slapd.url,
@@ -298,6 +300,54 @@ export function accountCases(ctx) {
             spec: { path: '/login', expectBody: ['"ok":true'], timeoutSeconds: 60 },
           },
           notes: `one user, same password each time (a success path); UV_THREADPOOL_SIZE default on both sides`,
+        };
+      },
+    },
+    {
+      // docs/contract.md §13: wrong-password logins of an ordinary id, a domain id and an unknown
+      // id take comparable time (the same argon2 verification on each path), with the bench's
+      // directory when it runs (BENCH_CASES=login-timing,domain-login) and without it otherwise.
+      id: 'login-timing',
+      needs: 'users',
+      title: 'wrong-password login medians: ordinary | domain | unknown id',
+      service: 'account',
+      prepare: async () => {
+        const rounds = Number(process.env.BENCH_TIMING_ROUNDS ?? 30);
+        const id = (kind, n) => `bench-timing-${kind}-${n}`;
+        const numbers = Array.from({ length: rounds }, (_, n) => n);
+        await ctx.db.query(
+          `INSERT INTO users (app_token, user_login_id, user_id, user_name, user_type, is_domain_user, user_pwd_hash)
+           SELECT $1, 'bench-timing-' || kind || '-' || n, 'd' || lpad(to_hex(n + CASE kind WHEN 'ordinary' THEN 0 ELSE 4096 END), 15, '0'),
+                  'Bench Timing', 'C', CASE kind WHEN 'domain' THEN '1' ELSE '0' END, CASE kind WHEN 'domain' THEN NULL ELSE $2 END
+           FROM unnest($3::int[]) AS n, unnest(ARRAY['ordinary', 'domain']) AS kind
+           ON CONFLICT DO NOTHING`,
+          [app.appToken, ctx.loginHash, numbers],
+        );
+        const wrong = encryptPassword('not-the-password', deriveAesKey(app.aesKey), app.aesMode);
+        const login = async (url, loginId) => {
+          const path = `${PREFIX}/users/login/${encodeURIComponent(loginId)}`;
+          const body = signedQuery(app, 'POST', path, { user_pwd_encrypt: wrong }, { user_login_id: loginId });
+          const t = performance.now();
+          const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+          const answer = await res.json();
+          if (answer.response_code !== '20441') throw new Error(`${loginId}: ${res.status} ${JSON.stringify(answer)}`);
+          return performance.now() - t;
+        };
+        const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+        return {
+          custom: async (url) => {
+            const ms = { ordinary: [], domain: [], unknown: [] };
+            // One attempt per id (no lockout in the way), the three kinds interleaved.
+            for (const n of numbers) for (const kind of Object.keys(ms)) ms[kind].push(await login(url, id(kind, n)));
+            const m = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, median(v)]));
+            const spread = Math.max(...Object.values(m)) / Math.min(...Object.values(m));
+            const value = `${m.ordinary.toFixed(1)} | ${m.domain.toFixed(1)} | ${m.unknown.toFixed(1)} ms`;
+            return {
+              value,
+              timing: m,
+              notes: `medians of ${rounds} sequential wrong-password logins each, ${ctx.slapd ? 'with' : 'without'} a directory; max/min ${spread.toFixed(2)}`,
+            };
+          },
         };
       },
     },

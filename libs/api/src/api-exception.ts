@@ -23,6 +23,21 @@ export class ApiException extends Error {
   }
 }
 
+/**
+ * An `ApiException` the caller may retry later: the answer carries `Retry-After` (a rate
+ * limit, a full work queue).
+ */
+export class RetryLaterException extends ApiException {
+  constructor(
+    result: ResultCode,
+    readonly retryAfterSeconds: number,
+    message?: string,
+  ) {
+    super(result, message);
+    this.name = 'RetryLaterException';
+  }
+}
+
 /** 90100 / 099 with a message that names the offending field. */
 export class InvalidParameterException extends Error {
   constructor(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiException, InvalidParameterException } from './api-exception';
+import { ApiException, InvalidParameterException, RetryLaterException } from './api-exception';
 import type { EnvelopeStyle } from './envelope';
 import type { ResultCode } from './result-codes';
 
@@ -81,6 +81,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     // The body stays "system exception"; the id finds the log line with the details.
     if (errorId) res.setHeader('X-Error-Id', errorId);
+    if (exception instanceof RetryLaterException) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterSeconds))));
     this.http.writeJson(res, result.status, this.style.body(result, message, extra));
   }
 

@@ -34,23 +34,28 @@ export class TokenBucketLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perMs: number;
 
+  /** Most requests allowed at once after a quiet spell (default `perMinute`). */
+  readonly burst: number;
+
   constructor(
     readonly perMinute: number,
     private readonly now: () => number = Date.now,
+    burst?: number,
   ) {
     if (!Number.isInteger(perMinute) || perMinute < 1) throw new Error(`perMinute must be a positive integer, got ${perMinute}`);
     this.perMs = perMinute / 60_000;
+    this.burst = Math.max(1, Math.min(perMinute, burst ?? perMinute));
   }
 
   take(key: string): RateDecision {
     const now = this.now();
     let bucket = this.buckets.get(key);
     if (bucket) {
-      bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.updated) * this.perMs);
+      bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.updated) * this.perMs);
       bucket.updated = now;
     } else {
       if (this.buckets.size >= MAX_BUCKETS) this.sweep(now);
-      bucket = { tokens: this.perMinute, updated: now };
+      bucket = { tokens: this.burst, updated: now };
       this.buckets.set(key, bucket);
     }
     if (bucket.tokens >= 1) {
@@ -63,7 +68,7 @@ export class TokenBucketLimiter {
   /** Drops buckets that have refilled completely (they hold no state worth keeping). */
   private sweep(now: number): void {
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updated) * this.perMs >= this.perMinute) this.buckets.delete(key);
+      if (bucket.tokens + (now - bucket.updated) * this.perMs >= this.burst) this.buckets.delete(key);
     }
     // Still full of active keys: forget the oldest half rather than grow without bound.
     if (this.buckets.size >= MAX_BUCKETS) {

@@ -115,8 +115,15 @@ export class Metrics {
 export class CacheMetrics {
   private readonly lookups: Counter<'result'>;
   private readonly errors: Counter<'operation' | 'reason'>;
+  private readonly rejections: Counter<'operation'>;
 
   constructor(registry: Registry) {
+    this.rejections = new Counter({
+      name: 'cache_rejected_total',
+      help: 'Cached values refused as not what the service writes (treated as misses, recomputed and overwritten), by operation.',
+      labelNames: ['operation'],
+      registers: [registry],
+    });
     this.lookups = new Counter({
       name: 'cache_lookups_total',
       help: 'Cache lookups by result (hit, miss).',
@@ -145,6 +152,11 @@ export class CacheMetrics {
   /** One failed operation; `reason` e.g. `clusterdown`, `redirections`, `timeout`, `connection`, `other`. */
   error(operation: string, reason = 'other'): void {
     this.errors.inc({ operation, reason });
+  }
+
+  /** A cached value that failed its check (docs/contract.md §13). */
+  rejected(operation: string): void {
+    this.rejections.inc({ operation });
   }
 }
 

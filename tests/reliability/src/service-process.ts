@@ -90,6 +90,8 @@ export class ServiceProcess {
       // The suite drives thousands of requests from one app: the per-app rate limit (on by
       // default for location) would answer 429; a test of the limit sets its own.
       RATE_LIMIT_PER_MINUTE: '0',
+      // Likewise the account's login budget per app (on by default); the flood test sets its own.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '0',
     });
     for (const [k, v] of Object.entries(options.env ?? {})) {
       if (v === undefined) delete env[k];

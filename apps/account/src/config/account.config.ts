@@ -121,6 +121,29 @@ export class AccountConfig extends OperationsConfig {
   @Max(255)
   ARGON2_PARALLELISM = 1;
 
+  /**
+   * Login attempts per minute and calling app, per instance (docs/contract.md §1); past it 429
+   * 90429 with `Retry-After`; 0 turns it off. The default is a fifth of the measured login
+   * capacity of a 2-core instance (docs/performance.md, "Login capacity"), so that one app (whose
+   * secret ships in a mobile app) cannot take an instance's cores from the others.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  LOGIN_RATE_LIMIT_PER_MINUTE = 600;
+
+  /**
+   * Password hashes and verifications run at once per instance (0: the instance's cores); at
+   * most four times as many wait, and past that a request needing one is answered 429 90429
+   * with `Retry-After` at once.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1024)
+  PASSWORD_HASH_CONCURRENCY = 0;
+
   /** Failed logins of one (app, login id) within the window that lock it. */
   @Type(() => Number)
   @IsInt()

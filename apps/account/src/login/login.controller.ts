@@ -6,13 +6,17 @@ import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
 import { LoginDto } from './dto/login.dto';
 import { LoginService } from './login.service';
+import { LoginRateLimit } from './login-rate-limit';
 import { AccountOperation } from '../common/account-openapi';
 import { USER_SCHEMA } from '../users/user.view';
 
 /** Interface 204. */
 @Controller(`${ACCOUNT_API_PREFIX}/users/login`)
 export class LoginController {
-  constructor(private readonly login: LoginService) {}
+  constructor(
+    private readonly login: LoginService,
+    private readonly rate: LoginRateLimit,
+  ) {}
 
   @Post(':user_login_id')
   @HttpCode(200)
@@ -28,6 +32,11 @@ export class LoginController {
     extraCodes: [AccountCodes.INVALID_USER_INFO, AccountCodes.PII_UNAVAILABLE],
   })
   async check(@CallerApp() app: RegisteredApp, @PathId('user_login_id') user_login_id: string, @Body() dto: LoginDto) {
-    return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });
+    const done = this.rate.enter(app.appToken);
+    try {
+      return accountOk(false, { ...(await this.login.login(app, user_login_id, dto)) });
+    } finally {
+      done();
+    }
   }
 }

@@ -5,12 +5,13 @@ import { LoginFailureEntity } from './login-failure.entity';
 import { LoginController } from './login.controller';
 import { LoginLockout } from './login-lockout';
 import { LoginService } from './login.service';
+import { LoginRateLimit } from './login-rate-limit';
 
 /** Login check with lockout (interface 204). */
 @Module({
   imports: [UsersModule, TypeOrmModule.forFeature([LoginFailureEntity])],
   controllers: [LoginController],
-  providers: [LoginService, LoginLockout],
+  providers: [LoginService, LoginLockout, LoginRateLimit],
   exports: [LoginLockout],
 })
 export class LoginModule {}

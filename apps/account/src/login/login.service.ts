@@ -9,7 +9,7 @@ import { AccountConfig } from '../config/account.config';
 import { DirectoryService } from '../directory/directory.service';
 import type { AuditEventRow } from '../audit/audit-events.repository';
 import { type AuditAction, AuditTrail } from '../audit/audit-trail';
-import { PasswordHasher } from '../users/password-hasher';
+import { type PasswordCheck, PasswordHasher } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
 import { type LoginRow, UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
@@ -18,6 +18,7 @@ import type { LoginDto } from './dto/login.dto';
 import { AttemptGate, GateTimeoutError } from './attempt-gate';
 import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
 import { type AppToken, appTokenOf } from '../common/app-scope';
+import { checkLoginPassword } from './password-check';
 
 /**
  * Login check (interface 204). Each attempt first claims one of the allowed
@@ -127,12 +128,9 @@ export class LoginService {
       throw await this.refused(appTokenOf(app), userLoginId, 'login_locked', AccountCodes.LOGIN_LOCKED);
     }
 
-    let check: { ok: boolean; needsRehash: boolean };
+    let check: PasswordCheck;
     try {
-      check =
-        user?.isDomainUser === '1'
-          ? { ok: await this.directory.verify(appTokenOf(app), userLoginId, password), needsRehash: false }
-          : await this.hasher.check(user?.userPwdHash ?? null, password);
+      check = await checkLoginPassword(appTokenOf(app), userLoginId, user, password, this.hasher, this.directory);
     } catch (err) {
       // Nothing was verified (the directory unavailable, an error): not a failure.
       await this.giveBack(appTokenOf(app), userLoginId, claim);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash, parseOptions, verify } from '@node-rs/argon2';
+import { AccountCodes, RetryLaterException } from '@geoaccount/api';
 import { AccountConfig } from '../config/account.config';
+import { HashingBusyError, HashingPool } from './hashing-pool';
 
 /** argon2id cost parameters (OWASP: 19 MiB, t=2, p=1). */
 export interface Argon2Params {
@@ -33,9 +35,25 @@ const ARGON2ID = 2;
 export class PasswordHasher implements OnModuleInit {
   private readonly params: Argon2Params;
   private dummyHash?: Promise<string>;
+  /** argon2 verifications started (real and dummy): what each login path must do once. */
+  verifications = 0;
+
+  /** argon2 work of this instance: bounded to its cores, with a bounded queue. */
+  readonly pool: HashingPool;
 
   constructor(@Inject(AccountConfig) config: AccountConfig) {
     this.params = argon2ParamsOf(config);
+    this.pool = config.PASSWORD_HASH_CONCURRENCY > 0 ? new HashingPool(config.PASSWORD_HASH_CONCURRENCY) : new HashingPool();
+  }
+
+  /** `work` in the pool; a full queue is 429 90429 with `Retry-After`. */
+  private async pooled<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.pool.run(work);
+    } catch (err) {
+      if (err instanceof HashingBusyError) throw new RetryLaterException(AccountCodes.RATE_LIMITED, err.retryAfterSeconds);
+      throw err;
+    }
   }
 
   onModuleInit(): void {
@@ -43,22 +61,36 @@ export class PasswordHasher implements OnModuleInit {
   }
 
   hash(password: string): Promise<string> {
-    return hash(password, this.params);
+    return this.pooled(() => hash(password, this.params));
   }
 
   /** Checks `password` against `stored`, or against the dummy hash when there is none (always fails). */
   async check(stored: string | null | undefined, password: string): Promise<PasswordCheck> {
     if (!stored) {
-      await verify(await this.dummy(), password).catch(() => false);
+      await this.dummyVerify(password);
       return { ok: false, needsRehash: false };
     }
     let ok: boolean;
     try {
-      ok = await verify(stored, password);
-    } catch {
+      this.verifications += 1;
+      ok = await this.pooled(() => verify(stored, password));
+    } catch (err) {
+      // A full queue is no verdict on the password.
+      if (err instanceof RetryLaterException) throw err;
       return { ok: false, needsRehash: false };
     }
     return { ok, needsRehash: ok && this.outdated(stored) };
+  }
+
+  /**
+   * The work of a failed check without a hash to check against: one argon2 verification of
+   * `password` against the dummy hash (never matches). A domain user's login does it too
+   * (docs/contract.md §13: domain, ordinary and unknown ids take comparable time).
+   */
+  async dummyVerify(password: string): Promise<void> {
+    const dummy = await this.dummy();
+    this.verifications += 1;
+    await this.pooled(() => verify(dummy, password).catch(() => false));
   }
 
   /** True when `stored` was not made with argon2id and the current parameters. */
@@ -77,7 +109,8 @@ export class PasswordHasher implements OnModuleInit {
   }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= this.hash(randomBytes(16).toString('base64'));
+    // Once, at start: outside the pool, so that a busy moment cannot spoil it for good.
+    this.dummyHash ??= hash(randomBytes(16).toString('base64'), this.params);
     return this.dummyHash;
   }
 }

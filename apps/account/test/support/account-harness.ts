@@ -70,7 +70,8 @@ export interface RunningAccountApp {
  * on a private server a test stops). Apps A and B are registered, plus `options.apps`.
  */
 export async function listenAccountApp(databaseUrl: string, options: HarnessOptions = {}): Promise<RunningAccountApp> {
-  const config = loadAccountConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'silent', ...options.env });
+  // The login budget per app (on by default) is off unless a test sets it: suites fire many logins at once.
+  const config = loadAccountConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT_PER_MINUTE: '0', ...options.env });
   const registry = new AppRegistry([APP_A, APP_B, ...(options.apps ?? [])]);
   const app = await createAccountApp(config, registry, options.directories ?? loadDirectoryConfig({ ...options.env }));
   try {

@@ -110,6 +110,14 @@ export class LocationConfig extends OperationsConfig {
   @Min(1)
   CACHE_TTL_SECONDS = 604800;
 
+  /**
+   * `shared`: one cache for all apps (an app may be answered from another app's lookup, lbsStat
+   * 2); `app`: each app's entries are its own, so no app learns what another looked up
+   * (docs/contract.md §1).
+   */
+  @IsIn(['shared', 'app'])
+  CACHE_SCOPE: 'shared' | 'app' = 'shared';
+
   /** Prepended to every cache key (lets several deployments or test runs share one Redis). */
   @IsString()
   @MaxLength(64)

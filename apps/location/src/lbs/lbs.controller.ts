@@ -1,5 +1,5 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { LbsOperation, LbsSignatureGuard } from '@geoaccount/signing';
+import { CallerApp, LbsOperation, LbsSignatureGuard, type RegisteredApp } from '@geoaccount/signing';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiParams, ParamsPipe } from '@geoaccount/http';
 import {
@@ -36,16 +36,16 @@ export class LbsController {
   @LbsOperationDoc('lbsQuery', 'Coordinates to address', 'Reverse geocoding: the province, city, county and address at a point.')
   @LbsOperation('lbsQuery', ['longitude', 'latitude'])
   @ApiParams(LBS_QUERY)
-  lbsQuery(@Query(new ParamsPipe(LBS_QUERY)) q: LbsQueryParams): Promise<LbsReply> {
-    return this.lbs.lbsQuery(q['param.longitude'], q['param.latitude']);
+  lbsQuery(@Query(new ParamsPipe(LBS_QUERY)) q: LbsQueryParams, @CallerApp() app: RegisteredApp): Promise<LbsReply> {
+    return this.lbs.lbsQuery(q['param.longitude'], q['param.latitude'], app.appToken);
   }
 
   @Get('addressQuery')
   @LbsOperationDoc('addressQuery', 'Address to coordinates', 'Geocoding: the coordinates of a city and address, and the county-level code.')
   @LbsOperation('addressQuery', ['city', 'address'])
   @ApiParams(ADDRESS_QUERY)
-  addressQuery(@Query(new ParamsPipe(ADDRESS_QUERY)) q: AddressQueryParams): Promise<LbsReply> {
-    return this.lbs.addressQuery(q['param.city'], q['param.address']);
+  addressQuery(@Query(new ParamsPipe(ADDRESS_QUERY)) q: AddressQueryParams, @CallerApp() app: RegisteredApp): Promise<LbsReply> {
+    return this.lbs.addressQuery(q['param.city'], q['param.address'], app.appToken);
   }
 
   @Get('baseStationQuery')
@@ -56,7 +56,7 @@ export class LbsController {
   )
   @LbsOperation('baseStationQuery', ['mcc', 'mnc', 'lac', 'cellid'])
   @ApiParams(BASE_STATION_QUERY)
-  baseStationQuery(@Query(new ParamsPipe(BASE_STATION_QUERY)) q: BaseStationQueryParams): Promise<LbsReply> {
-    return this.lbs.baseStationQuery(q['param.mcc'], q['param.mnc'], q['param.lac'], q['param.cellid']);
+  baseStationQuery(@Query(new ParamsPipe(BASE_STATION_QUERY)) q: BaseStationQueryParams, @CallerApp() app: RegisteredApp): Promise<LbsReply> {
+    return this.lbs.baseStationQuery(q['param.mcc'], q['param.mnc'], q['param.lac'], q['param.cellid'], app.appToken);
   }
 }

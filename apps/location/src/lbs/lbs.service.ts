@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiException, InvalidParameterException, LbsCodes, LbsStat, type LbsStatValue } from '@geoaccount/api';
 import { JsonText } from '@geoaccount/http';
+import { type CacheMetrics, Metrics } from '@geoaccount/observability';
 import { LOOKUP_CACHE, type LookupCache } from '../cache/lookup-cache.port';
 import { SingleFlight } from '../cache/single-flight';
 import { CELL_SOURCE, type CellSource } from '../cells/cell-source.port';
@@ -37,6 +38,61 @@ interface Computed {
   key?: string;
 }
 
+/** The address fields of lbsQuery and baseStationQuery, in the order they are answered. */
+const ADDRESS_FIELDS = ['provinceName', 'provinceCode', 'areaName', 'areaCode', 'standardCode', 'country', 'address'] as const;
+
+/**
+ * The fields each operation answers besides the envelope: all a cached value of it may hold,
+ * and all it must hold (docs/contract.md §13).
+ */
+export const ANSWER_FIELDS = {
+  lbsQuery: ADDRESS_FIELDS,
+  addressQuery: ['longitude', 'latitude', 'standardCode'],
+  baseStationQuery: ['longitude', 'latitude', ...ADDRESS_FIELDS],
+} as const satisfies Record<string, readonly string[]>;
+
+export type LbsOperationName = keyof typeof ANSWER_FIELDS;
+
+/** Longest text of one cached field (an address is far shorter). */
+const MAX_CACHED_FIELD = 1024;
+
+/**
+ * A cached value as it may be served (docs/contract.md §13): a flat JSON object of exactly the
+ * operation's fields, each a string without control characters; anything else (another field,
+ * `null`, a nested value, a duplicate key, not JSON) is `undefined`, i.e. a miss. The fields
+ * come back in the answer's order, so that the answer's text is made from them, never from the
+ * cached text.
+ */
+export function checkCachedFields(operation: LbsOperationName, text: string): LbsFields | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const record = value as Record<string, unknown>;
+  const names = ANSWER_FIELDS[operation];
+  if (Object.keys(record).length !== names.length) return undefined;
+  const fields: LbsFields = {};
+  for (const name of names) {
+    const field = Object.hasOwn(record, name) ? record[name] : undefined;
+    if (typeof field !== 'string' || field.length > MAX_CACHED_FIELD || hasControlCharacter(field)) return undefined;
+    fields[name] = field;
+  }
+  // A duplicate key parses as one (the last): the text must be what the fields serialise to.
+  if (JSON.stringify(fields).length !== text.trim().length) return undefined;
+  return fields;
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
 /** The address fields of lbsQuery and baseStationQuery, from a place (all `""` without one). */
 export function addressFields(place: Place | null): LbsFields {
   return {
@@ -70,16 +126,20 @@ export class LbsService {
     @Inject(LOOKUP_CACHE) private readonly cache: LookupCache,
     private readonly config: LocationConfig,
     mainland: MainlandChina,
+    metrics: Metrics,
   ) {
     this.datum = config.COORD_SYSTEM;
     this.inMainland = mainland.contains;
+    this.cacheMetrics = metrics.cache();
   }
 
+  private readonly cacheMetrics: CacheMetrics;
+
   /** Coordinates (in COORD_SYSTEM) → address. */
-  lbsQuery(longitude: string, latitude: string): Promise<LbsReply> {
+  lbsQuery(longitude: string, latitude: string, appToken?: string): Promise<LbsReply> {
     const lon = canonicalDegrees(longitude);
     const lat = canonicalDegrees(latitude);
-    return this.answer(this.key('lbsQuery', this.geocoder.name, [lon, lat]), async () => {
+    return this.answer('lbsQuery', this.key('lbsQuery', this.geocoder.name, [lon, lat], appToken), async () => {
       const [x, y] = convertDatum(Number(lon), Number(lat), this.datum, this.geocoder.datum, this.inMainland);
       const place = await this.geocoder.reverse(x, y);
       return place && { fields: addressFields(place) };
@@ -92,15 +152,15 @@ export class LbsService {
    * under the city alone, where an address equal to the city finds it: any number of
    * addresses a city does not know add one entry to the cache, not one each.
    */
-  addressQuery(cityText: string, addressText: string): Promise<LbsReply> {
+  addressQuery(cityText: string, addressText: string, appToken?: string): Promise<LbsReply> {
     const city = canonicalText(cityText);
     const address = canonicalText(addressText);
     if (city === '') throw new InvalidParameterException('param.city', 'missing');
     if (address === '') throw new InvalidParameterException('param.address', 'missing');
     const source = this.geocoder.name;
-    const cityKey = this.key('addressQuery', source, [city]);
-    const key = address === city ? cityKey : this.key('addressQuery', source, [city, address]);
-    return this.answer(key, async () => {
+    const cityKey = this.key('addressQuery', source, [city], appToken);
+    const key = address === city ? cityKey : this.key('addressQuery', source, [city, address], appToken);
+    return this.answer('addressQuery', key, async () => {
       const place = await this.geocoder.forward(city, address);
       if (!place) return null;
       const [x, y] = convertDatum(place.longitude, place.latitude, this.geocoder.datum, this.datum, this.inMainland);
@@ -113,11 +173,11 @@ export class LbsService {
   }
 
   /** mcc, mnc, lac, cellid → the cell's coordinates (in COORD_SYSTEM) and address. */
-  baseStationQuery(mccText: string, mncText: string, lacText: string, cellidText: string): Promise<LbsReply> {
+  baseStationQuery(mccText: string, mncText: string, lacText: string, cellidText: string, appToken?: string): Promise<LbsReply> {
     const parts = [mccText, mncText, lacText, cellidText].map(canonicalDigits);
     const [mcc, mnc, lac, cellid] = parts.map(Number) as [number, number, number, number];
     const source = `${this.cells.name}+${this.geocoder.name}`;
-    return this.answer(this.key('baseStationQuery', source, parts), async () => {
+    return this.answer('baseStationQuery', this.key('baseStationQuery', source, parts, appToken), async () => {
       if (![mcc, mnc, lac, cellid].every(Number.isSafeInteger)) return null;
       const cell = await this.cells.locate({ mcc, mnc, lac, cellid });
       if (!cell) return null;
@@ -129,8 +189,10 @@ export class LbsService {
     });
   }
 
-  private key(operation: string, source: string, parts: string[]): string {
-    const ctx: KeyContext = { prefix: this.config.CACHE_KEY_PREFIX, source, datum: this.datum };
+  /** The cache key; with `CACHE_SCOPE=app` it names the calling app, so no app is answered from another's lookup. */
+  private key(operation: string, source: string, parts: string[], appToken: string | undefined): string {
+    const app = this.config.CACHE_SCOPE === 'app' ? (appToken ?? '') : undefined;
+    const ctx: KeyContext = { prefix: this.config.CACHE_KEY_PREFIX, source, datum: this.datum, app };
     return lookupKey(ctx, operation, parts);
   }
 
@@ -139,15 +201,20 @@ export class LbsService {
    * the answer's tail: the envelope's three fields are written in front of it, so the writer
    * does not serialise the answer again (see docs/performance.md, offline miss path).
    */
-  private async answer(key: string, compute: () => Promise<Computed | null>): Promise<LbsReply> {
-    const { fields, text, fromCache } = await this.flights.run(key, () => this.lookup(key, compute));
+  private async answer(operation: LbsOperationName, key: string, compute: () => Promise<Computed | null>): Promise<LbsReply> {
+    const { fields, text, fromCache } = await this.flights.run(key, () => this.lookup(operation, key, compute));
     return lbsReply(fromCache, fields, text);
   }
 
-  private async lookup(key: string, compute: () => Promise<Computed | null>): Promise<Lookup> {
+  private async lookup(operation: LbsOperationName, key: string, compute: () => Promise<Computed | null>): Promise<Lookup> {
     const cachedText = await this.cache.get(key);
-    const cached = parseCached(cachedText);
-    if (cached) return { fields: cached, text: cachedText!.trim(), fromCache: true };
+    if (cachedText !== undefined) {
+      const cached = checkCachedFields(operation, cachedText);
+      if (cached) return { fields: cached, text: JSON.stringify(cached), fromCache: true };
+      // Not a value this service wrote: a miss, recomputed and overwritten below.
+      this.cacheMetrics.rejected(operation);
+      this.logger.warn(`cached ${operation} value refused (not a flat object of the answer's fields); recomputing`);
+    }
     let computed: Computed | null;
     try {
       computed = await compute();
@@ -198,12 +265,3 @@ export function lbsReply(fromCache: boolean, fields: LbsFields, fieldsText: stri
   return (fromCache ? CACHE_ENVELOPE : UPSTREAM_ENVELOPE).reply(fields, fieldsText);
 }
 
-function parseCached(text: string | undefined): LbsFields | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as LbsFields) : undefined;
-  } catch {
-    return undefined;
-  }
-}

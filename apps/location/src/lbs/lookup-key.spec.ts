@@ -41,3 +41,15 @@ describe('lookup keys', () => {
     expect(Buffer.byteLength(long)).toBe('lbs:v2:addressQuery:'.length + 43);
   });
 });
+
+describe('lookupKey with CACHE_SCOPE=app', () => {
+  const ctx = { prefix: 'lbs:', source: 'offline', datum: 'wgs84' };
+  it('gives each app keys of its own, apart from the shared ones, of the same size', () => {
+    const shared = lookupKey(ctx, 'lbsQuery', ['116.4', '39.9']);
+    const a = lookupKey({ ...ctx, app: 'app-a' }, 'lbsQuery', ['116.4', '39.9']);
+    const b = lookupKey({ ...ctx, app: 'app-b' }, 'lbsQuery', ['116.4', '39.9']);
+    expect(new Set([shared, a, b]).size).toBe(3);
+    expect(a.length).toBe(shared.length);
+    expect(lookupKey({ ...ctx, app: 'app-a' }, 'lbsQuery', ['116.4', '39.9'])).toBe(a);
+  });
+});

@@ -32,6 +32,8 @@ export interface KeyContext {
   source: string;
   /** Datum of the coordinates of the answer (COORD_SYSTEM). */
   datum: string;
+  /** `CACHE_SCOPE=app`: the calling app, whose entries are its own. */
+  app?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface KeyContext {
  */
 export function lookupKey(ctx: KeyContext, operation: string, parts: readonly string[]): string {
   const digest = createHash('sha256')
-    .update(JSON.stringify([ctx.source, ctx.datum, ...parts]))
+    .update(JSON.stringify(ctx.app === undefined ? [ctx.source, ctx.datum, ...parts] : [{ app: ctx.app }, ctx.source, ctx.datum, ...parts]))
     .digest('base64url');
   return `${ctx.prefix}v2:${operation}:${digest}`;
 }
