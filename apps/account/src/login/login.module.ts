@@ -5,11 +5,12 @@ import { LoginFailureEntity } from './login-failure.entity';
 import { LoginController } from './login.controller';
 import { LoginLockout } from './login-lockout';
 import { LoginService } from './login.service';
+import { PasswordVerifier } from './password-verifier';
 
 /** Login check with lockout (interface 204). */
 @Module({
   imports: [UsersModule, TypeOrmModule.forFeature([LoginFailureEntity])],
   controllers: [LoginController],
-  providers: [LoginService, LoginLockout],
+  providers: [LoginService, LoginLockout, PasswordVerifier],
 })
 export class LoginModule {}

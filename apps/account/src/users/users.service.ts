@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiException, InvalidParameterException } from '@geoaccount/api';
 import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
@@ -14,7 +13,7 @@ import type { ModifyUserDto } from './dto/modify-user.dto';
 import type { RegisterUserDto } from './dto/register-user.dto';
 import { PasswordHasher } from './password-hasher';
 import type { UserEntity } from './user.entity';
-import { type UserFields, UsersRepository } from './users.repository';
+import { type ClaimSql, type UserFields, UsersRepository } from './users.repository';
 import { type UserView, toUserView } from './user.view';
 import type { AppToken } from '../common/app-scope';
 
@@ -29,17 +28,17 @@ export interface UserPage {
   users: UserView[];
 }
 
+/** Reason of the 400 for a `user_pwd` sent for a domain user: "domain user takes no user_pwd". */
+const DOMAIN_USER_PWD = 'domain user takes no';
+
 /**
  * Users of an app (interfaces 200-203). Every query is scoped to the calling app: another
  * app's users do not exist here (docs/contract.md §5).
  */
-/** Reason of the 400 for a `user_pwd` sent for a domain user: "domain user takes no user_pwd". */
-const DOMAIN_USER_PWD = 'domain user takes no';
 
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly pii: PiiCipher,
@@ -77,12 +76,7 @@ export class UsersService {
       const userId = randomBytes(8).toString('hex');
       try {
         // One statement, its own transaction: the user, its links and the event.
-        await this.users.register(
-          this.dataSource.manager,
-          { ...fields, appToken, userLoginId, userId },
-          { authIds: auths, groupIds: groups },
-          event,
-        );
+        await this.users.register({ ...fields, appToken, userLoginId, userId }, { authIds: auths, groupIds: groups }, event);
         return userId;
       } catch (err) {
         // The primary key decides concurrent registrations: exactly one wins.
@@ -119,14 +113,7 @@ export class UsersService {
     let modified: boolean;
     try {
       // One statement, its own transaction: the row, the links given and the event.
-      modified = await this.users.modify(
-        this.dataSource.manager,
-        appToken,
-        userLoginId,
-        fields,
-        { authIds: auths, groupIds: groups },
-        event,
-      );
+      modified = await this.users.modify(appToken, userLoginId, fields, { authIds: auths, groupIds: groups }, event);
     } catch (err) {
       throw this.translateLinkError(err);
     }
@@ -158,6 +145,11 @@ export class UsersService {
   }
 
   /** The answer view of a stored user: personal data decrypted (a value that does not decrypt fails the request). */
+  /** The login's read of a user with its lockout claim (`UsersRepository.loginReader`). */
+  loginReader(claim: ClaimSql): ReturnType<UsersRepository['loginReader']> {
+    return this.users.loginReader(claim);
+  }
+
   view(user: UserEntity): UserView {
     return toUserView({
       ...user,

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { AppToken } from '../common/app-scope';
+import { DirectoryService } from '../directory/directory.service';
+import { type PasswordCheck, PasswordHasher } from '../users/password-hasher';
+import type { UserEntity } from '../users/user.entity';
+
+/**
+ * Where a login's password is checked: an ordinary user's against its stored argon2id hash (an
+ * unknown login id against the dummy hash, after the same work), a domain user's by the app's
+ * directory (docs/contract.md §9).
+ */
+@Injectable()
+export class PasswordVerifier {
+  constructor(
+    private readonly hasher: PasswordHasher,
+    private readonly directory: DirectoryService,
+  ) {}
+
+  async verify(appToken: AppToken, userLoginId: string, user: UserEntity | null, password: string): Promise<PasswordCheck> {
+    if (user?.isDomainUser === '1') return { ok: await this.directory.verify(appToken, userLoginId, password), needsRehash: false };
+    return this.hasher.check(user?.userPwdHash ?? null, password);
+  }
+
+  /** A hash of `password` with the current parameters (a rehash after a login). */
+  hash(password: string): Promise<string> {
+    return this.hasher.hash(password);
+  }
+}
