@@ -146,19 +146,48 @@ function operationId(no: AccountInterfaceNo): string {
   return name.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/**
+ * The fields of an answer are declared once, as their JSON Schema (typed precisely, `as const`):
+ * the OpenAPI document shows that schema, and the view's TypeScript type is read from it
+ * (`ViewOf`), so that a field is added in one place.
+ */
+export const text = { type: 'string' } as const;
 /** A nullable string field of an answer. */
-export const nullableText: JsonSchema = { type: ['string', 'null'] };
-export const text: JsonSchema = { type: 'string' };
+export const nullableText = { type: ['string', 'null'] } as const;
+/** A field that is always `null` (a password in an answer). */
+export const nullField = { type: 'null' } as const;
+
+/** A list of a named schema; `T` is its items' type in a view. */
+export type ListSchema<T> = {
+  readonly type: 'array';
+  readonly items: { readonly $ref: string };
+  /** Type only: the items' view (no value at run time). */
+  readonly __item?: T;
+};
+
+/** The TypeScript value of one field schema. */
+type FieldValue<S> = S extends { type: 'null' }
+  ? null
+  : S extends { type: readonly ['string', 'null'] }
+    ? string | null
+    : S extends { type: 'string' }
+      ? string
+      : S extends ListSchema<infer T>
+        ? T[]
+        : unknown;
+
+/** The view (answer object) whose fields have the schemas of `F`. */
+export type ViewOf<F> = { -readonly [K in keyof F]: FieldValue<F[K]> };
 
 /** A closed object schema whose fields are all required (answers always carry every field). */
 export function closedObject(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-/** An array of a named schema of the document. */
-export function listOf(schema: string): JsonSchema {
+/** An array of a named schema of the document (its items of view type `T`). */
+export function listOf<T = unknown>(schema: string): ListSchema<T> {
   return { type: 'array', items: { $ref: `#/components/schemas/${schema}` } };
 }
 
 /** A count as the answers carry it: digits as text. */
-export const countText: JsonSchema = { type: 'string', pattern: '^\\d+$' };
+export const countText = { type: 'string', pattern: '^\\d+$' } as const;

@@ -2,7 +2,7 @@
  * Effective permissions on the real repositories (interfaces 205, 206): what a user holds
  * directly, through its groups and through their ancestors, enabled auths only.
  */
-import type { AuthSummary } from '../../src/permissions/permissions.service';
+import type { AuthSummary } from '../../src/auth-groups/auth-group.view';
 import { type MediumDatabase, mediumDatabase } from './medium-database';
 import { APP_A, APP_B, type AccountServices, accountServices, outcome, seedAuth, seedGroup, seedUser } from './medium.factory';
 
