@@ -33,7 +33,7 @@ const { AuditTrail, modifiedFields } = dist('./audit/audit-trail.js');
 const { AuditEventsRepository } = dist('./audit/audit-events.repository.js');
 const { UsersRepository } = dist('./users/users.repository.js');
 const { dataSourceOptions } = dist('./database/database.options.js');
-const { ENTITIES } = dist('./database/entities.js');
+const { ENTITIES } = dist('./entities.js');
 
 const APP = 'app-a0d17004';
 const database = `bench_audit_writes_${Date.now().toString(36)}`;
@@ -108,7 +108,7 @@ const WRITES = {
   async service() {
     const w = next();
     const p = prepared(w);
-    if (!(await users.modify(ds.manager, APP, w.id, { certId: p.cert, userMobile: p.mobile }, {}, p.event))) throw new Error('not modified');
+    if (!(await users.modify(APP, w.id, { certId: p.cert, userMobile: p.mobile }, {}, p.event, ds.manager))) throw new Error('not modified');
   },
   async encrypted() {
     const w = next();
@@ -120,14 +120,14 @@ const WRITES = {
     const p = prepared(w);
     // The repository's own statement text, caught on its way to the database, minus the lock.
     const em = { query: (sql, params) => ds.query(withoutLock(sql), params) };
-    if (!(await users.modify(em, APP, w.id, { certId: p.cert, userMobile: p.mobile }, {}, p.event))) throw new Error('not modified');
+    if (!(await users.modify(APP, w.id, { certId: p.cert, userMobile: p.mobile }, {}, p.event, em))) throw new Error('not modified');
   },
   async previous() {
     const w = next();
     const p = prepared(w);
     await ds.transaction(async (em) => {
       await em.query(UPDATE, [APP, w.id, p.cert, p.mobile]);
-      await events.insert(em, p.event);
+      await events.insert(p.event, em);
     });
   },
 };

@@ -53,3 +53,22 @@ describe('the layers of the account service', () => {
     expect(NOT_YET.filter((file) => sqlLines(readFileSync(path.join(SRC, file), 'utf8')).length === 0)).toEqual([]);
   });
 });
+
+describe('the database folder', () => {
+  /** The feature folders of `src` (every folder but the shared ones). */
+  const SHARED = new Set(['database', 'common', 'config']);
+  const features = readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !SHARED.has(e.name))
+    .map((e) => e.name);
+
+  it('imports no feature, so that features and database/ do not import each other', () => {
+    const offending = readdirSync(path.join(SRC, 'database'))
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => {
+        const text = readFileSync(path.join(SRC, 'database', f), 'utf8');
+        return features.filter((feature) => text.includes(`from '../${feature}/`)).map((feature) => `${f} → ${feature}`);
+      });
+    expect(features).toEqual(expect.arrayContaining(['users', 'auths']));
+    expect(offending).toEqual([]);
+  });
+});

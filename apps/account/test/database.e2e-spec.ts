@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { isUnavailableError } from '@geoaccount/api';
 import { NONCE_STORE, type NonceStore } from '@geoaccount/signing';
 import { dataSourceOptions } from '../src/database/database.options';
-import { ENTITIES } from '../src/database/entities';
+import { ENTITIES } from '../src/entities';
 import { MIGRATIONS } from '../src/database/migrations';
 import { PgNonceStore } from '../src/database/pg-nonce-store';
 import { type AccountHarness, startAccountHarness } from './support/account-harness';

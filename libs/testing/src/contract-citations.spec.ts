@@ -80,6 +80,33 @@ describe('citations of docs/contract.md', () => {
   });
 });
 
+/** An account endpoint named by its row in the specification's table (1-13) instead of its interface number (100-207). */
+export function rowNumberedEndpoints(text: string): string[] {
+  return [...text.matchAll(/\b(?:[Ss]pec endpoints?|[Ee]ndpoints?|[Ii]nterfaces?) \d{1,2}\b(?![.\d])/g)].map((m) => m[0]);
+}
+
+describe('one numbering of the account endpoints', () => {
+  it('names them by interface number (100-207), never by row of the specification table', () => {
+    const found: string[] = [];
+    for (const dir of ['apps', 'libs', 'docs', 'scripts', 'tests']) {
+      for (const file of filesUnder(path.join(ROOT, dir))) {
+        if (file === __filename || file.endsWith('.json')) continue;
+        for (const hit of rowNumberedEndpoints(readFileSync(file, 'utf8'))) found.push(`${path.relative(ROOT, file)}: ${hit}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('tells a row number from an interface number', () => {
+    expect(rowNumberedEndpoints('Interfaces 9-12 of the spec; interface 13; spec endpoint 4')).toEqual([
+      'Interfaces 9',
+      'interface 13',
+      'spec endpoint 4',
+    ]);
+    expect(rowNumberedEndpoints('interfaces 200-203; interface 204; HTTP/1.1 endpoint')).toEqual([]);
+  });
+});
+
 describe('the citation readers', () => {
   it('read lists of sections, subsections and headings', () => {
     expect(citedSections('see docs/contract.md §2, §3 and docs/contract.md §6 and §8; docs/contract.md §13.1')).toEqual([

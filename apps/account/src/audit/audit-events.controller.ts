@@ -1,23 +1,22 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { ApiInterface } from '@geoaccount/api';
 import { AccountInterface } from '../common/account-codes';
 import { listAnswer } from '../common/list-answer';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
-import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
+import { AccountController, AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { AuditEventsService } from './audit-events.service';
 import { ListAuditEventsQuery } from './dto/list-audit-events.query';
 import { appTokenOf } from '../common/app-scope';
 
 /** Interface 207 (docs/contract.md §10): the caller app's audit events, oldest first, by cursor. */
-@Controller(`${ACCOUNT_API_PREFIX}/audit-events`)
+@AccountController(`${ACCOUNT_API_PREFIX}/audit-events`)
 export class AuditEventsController {
   constructor(private readonly events: AuditEventsService) {}
 
   @Get()
   @ApiInterface(AccountInterface.AUDIT_EVENTS)
   @AccountOperation(AccountInterface.AUDIT_EVENTS, {
-    method: 'GET',
     fields: ListAuditEventsQuery,
     summary: 'Audit events',
     description:

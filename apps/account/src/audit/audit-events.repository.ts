@@ -134,7 +134,6 @@ export class AuditEventsRepository {
   @GenerateSql({
     name: 'one event',
     params: [
-      MANAGER,
       {
         appToken: 'app-7f3a9c2e41d08b56',
         action: 'create',
@@ -146,9 +145,10 @@ export class AuditEventsRepository {
         resultCode: '90000',
         changes: '{}',
       },
+      MANAGER,
     ],
   })
-  async insert(em: EntityManager, row: AuditEventRow): Promise<void> {
+  async insert(row: AuditEventRow, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(this.insertSql, auditEventParams(row));
   }
 

@@ -42,7 +42,12 @@ export class AuditTrail {
   constructor(private readonly events: AuditEventsRepository) {}
 
   async record(em: EntityManager, event: AuditEvent): Promise<void> {
-    await this.events.insert(em, this.rowOf(event));
+    await this.events.insert(this.rowOf(event), em);
+  }
+
+  /** Records an event that goes with no other change (a refused login), in a statement of its own. */
+  async recordAlone(event: AuditEvent): Promise<void> {
+    await this.events.insert(this.rowOf(event));
   }
 
   /** The stored row of `event`, with the origin of the current request. */

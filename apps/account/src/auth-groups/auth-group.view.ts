@@ -1,32 +1,43 @@
 import type { AuthEntity } from '../auths/auth.entity';
 import type { AuthGroupEntity } from './auth-group.entity';
-import type { JsonSchema } from '@geoaccount/http';
-import { closedObject, nullableText, text } from '../common/account-openapi';
+import { type ViewOf, closedObject, listOf, nullableText, text } from '../common/account-openapi';
 
 /** An item of `group_list`. */
-export interface GroupListItem {
-  group_id: string;
-  group_name: string;
-  group_desc: string | null;
-  group_type: string | null;
-  group_state: string | null;
-  group_auths: string | null;
-}
+const GROUP_FIELDS = {
+  group_id: text,
+  group_name: text,
+  group_desc: nullableText,
+  group_type: nullableText,
+  group_state: nullableText,
+  group_auths: nullableText,
+} as const;
 
-/** An item of `group_auth_detail`. */
-export interface AuthSummary {
-  auth_id: string;
-  auth_name: string;
-  auth_state: string | null;
-  auth_type: string | null;
-  auth_level: string | null;
-  parent_auth_id: string;
-  sub_auth_flag: string | null;
-}
+/** An item of `group_auth_detail` and of a user's effective auths. */
+const AUTH_SUMMARY_FIELDS = {
+  auth_id: text,
+  auth_name: text,
+  auth_state: nullableText,
+  auth_type: nullableText,
+  auth_level: nullableText,
+  /** `""` for a root auth (docs/contract.md §7). */
+  parent_auth_id: text,
+  sub_auth_flag: nullableText,
+} as const;
 
-export interface GroupView extends GroupListItem {
-  group_auth_detail: AuthSummary[];
-}
+export type GroupListItem = ViewOf<typeof GROUP_FIELDS>;
+export type AuthSummary = ViewOf<typeof AUTH_SUMMARY_FIELDS>;
+
+const GROUP_VIEW_FIELDS = { ...GROUP_FIELDS, group_auth_detail: listOf<AuthSummary>('AuthSummary') } as const;
+export type GroupView = ViewOf<typeof GROUP_VIEW_FIELDS>;
+
+/** `GroupListItem` in the OpenAPI document. */
+export const GROUP_LIST_ITEM_SCHEMA = closedObject(GROUP_FIELDS);
+
+/** `AuthSummary` in the OpenAPI document. */
+export const AUTH_SUMMARY_SCHEMA = closedObject(AUTH_SUMMARY_FIELDS);
+
+/** `GroupView` in the OpenAPI document. */
+export const GROUP_SCHEMA = closedObject(GROUP_VIEW_FIELDS);
 
 export function toGroupListItem(g: AuthGroupEntity): GroupListItem {
   return {
@@ -50,32 +61,3 @@ export function toAuthSummary(a: AuthEntity): AuthSummary {
     sub_auth_flag: a.subAuthFlag,
   };
 }
-
-const GROUP_FIELDS = {
-  group_id: text,
-  group_name: text,
-  group_desc: nullableText,
-  group_type: nullableText,
-  group_state: nullableText,
-  group_auths: nullableText,
-} satisfies Record<keyof GroupListItem, JsonSchema>;
-
-/** `GroupListItem` in the OpenAPI document. */
-export const GROUP_LIST_ITEM_SCHEMA = closedObject(GROUP_FIELDS);
-
-/** `AuthSummary` in the OpenAPI document. */
-export const AUTH_SUMMARY_SCHEMA = closedObject({
-  auth_id: text,
-  auth_name: text,
-  auth_state: nullableText,
-  auth_type: nullableText,
-  auth_level: nullableText,
-  parent_auth_id: text,
-  sub_auth_flag: nullableText,
-} satisfies Record<keyof AuthSummary, JsonSchema>);
-
-/** `GroupView` in the OpenAPI document. */
-export const GROUP_SCHEMA = closedObject({
-  ...GROUP_FIELDS,
-  group_auth_detail: { type: 'array', items: { $ref: '#/components/schemas/AuthSummary' } },
-} satisfies Record<keyof GroupView, JsonSchema>);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
 import { AccountInterface } from '../common/account-codes';
 import { listAnswer } from '../common/list-answer';
@@ -9,12 +9,12 @@ import { AuthGroupsService } from './auth-groups.service';
 import { CreateGroupDto } from './dto/create-group.dto';
 import { ListGroupsQuery } from './dto/list-groups.query';
 import { ModifyGroupDto } from './dto/modify-group.dto';
-import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
+import { AccountController, AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
 import { GROUP_SCHEMA } from './auth-group.view';
 import { appTokenOf } from '../common/app-scope';
 
 /** Interfaces 104–107. */
-@Controller(`${ACCOUNT_API_PREFIX}/authgroups`)
+@AccountController(`${ACCOUNT_API_PREFIX}/authgroups`)
 export class AuthGroupsController {
   constructor(private readonly groups: AuthGroupsService) {}
 
@@ -22,8 +22,6 @@ export class AuthGroupsController {
   @HttpCode(201)
   @ApiInterface(AccountInterface.CREATE_GROUP)
   @AccountOperation(AccountInterface.CREATE_GROUP, {
-    method: 'POST',
-    path: ['group_id'],
     fields: CreateGroupDto,
     summary: 'Create an auth group',
     description: 'Creates the group `group_id` of the calling app (interface 104); `group_auths` must name existing auths.',
@@ -37,8 +35,6 @@ export class AuthGroupsController {
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_GROUP)
   @AccountOperation(AccountInterface.MODIFY_GROUP, {
-    method: 'PUT',
-    path: ['group_id'],
     fields: ModifyGroupDto,
     summary: 'Modify an auth group',
     description: 'Partial update (interface 105): an omitted field keeps its value, a field sent empty is set empty.',
@@ -51,11 +47,9 @@ export class AuthGroupsController {
   @Get()
   @ApiInterface(AccountInterface.LIST_GROUPS)
   @AccountOperation(AccountInterface.LIST_GROUPS, {
-    method: 'GET',
     fields: ListGroupsQuery,
     summary: 'List auth groups',
-    description:
-      'The groups of the calling app matching the filters (interface 106); no match: 10611 with `count` "0" and an empty list.',
+    description: 'The groups of the calling app matching the filters (interface 106); no match: 10611 with `count` "0" and an empty list.',
     answer: closedObject({ count: countText, group_list: listOf('GroupListItem') }),
   })
   async list(@CallerApp() app: RegisteredApp, @Query() query: ListGroupsQuery) {
@@ -66,8 +60,6 @@ export class AuthGroupsController {
   @Get(':group_id')
   @ApiInterface(AccountInterface.GET_GROUP)
   @AccountOperation(AccountInterface.GET_GROUP, {
-    method: 'GET',
-    path: ['group_id'],
     summary: 'Read an auth group',
     description: 'One group with the details of its auths (interface 107).',
     answer: GROUP_SCHEMA,

@@ -1,28 +1,37 @@
 import type { TimestampFormatter } from '../common/timestamp';
 import type { AuthEntity } from './auth.entity';
-import type { JsonSchema } from '@geoaccount/http';
-import { closedObject, nullableText, text } from '../common/account-openapi';
+import { type ViewOf, closedObject, countText, nullableText, text } from '../common/account-openapi';
 
 /** The Auth fields of the spec, unset ones `null`. */
-export interface AuthView {
-  auth_id: string;
-  auth_name: string;
-  auth_desc: string | null;
-  auth_state: string | null;
-  auth_type: string | null;
-  auth_level: string | null;
+const AUTH_FIELDS = {
+  auth_id: text,
+  auth_name: text,
+  auth_desc: nullableText,
+  auth_state: nullableText,
+  auth_type: nullableText,
+  auth_level: nullableText,
   /** `""` for a root auth, whether its creator sent it empty or not at all (docs/contract.md §7). */
-  parent_auth_id: string;
-  sub_auth_flag: string | null;
-}
+  parent_auth_id: text,
+  sub_auth_flag: nullableText,
+} as const;
 
 /** An item of the auth list: the Auth fields plus app_token, auth_seq_id, create_time, update_time. */
-export interface AuthListItem extends AuthView {
-  app_token: string;
-  auth_seq_id: string;
-  create_time: string | null;
-  update_time: string | null;
-}
+const AUTH_LIST_ITEM_FIELDS = {
+  app_token: text,
+  auth_seq_id: countText,
+  ...AUTH_FIELDS,
+  create_time: nullableText,
+  update_time: nullableText,
+} as const;
+
+export type AuthView = ViewOf<typeof AUTH_FIELDS>;
+export type AuthListItem = ViewOf<typeof AUTH_LIST_ITEM_FIELDS>;
+
+/** `AuthView` in the OpenAPI document. */
+export const AUTH_SCHEMA = closedObject(AUTH_FIELDS);
+
+/** `AuthListItem` in the OpenAPI document. */
+export const AUTH_LIST_ITEM_SCHEMA = closedObject(AUTH_LIST_ITEM_FIELDS);
 
 export function toAuthView(a: AuthEntity): AuthView {
   return {
@@ -46,26 +55,3 @@ export function toAuthListItem(a: AuthEntity, time: TimestampFormatter): AuthLis
     update_time: time.format(a.updateTime),
   };
 }
-
-const AUTH_FIELDS = {
-  auth_id: text,
-  auth_name: text,
-  auth_desc: nullableText,
-  auth_state: nullableText,
-  auth_type: nullableText,
-  auth_level: nullableText,
-  parent_auth_id: text,
-  sub_auth_flag: nullableText,
-} satisfies Record<keyof AuthView, JsonSchema>;
-
-/** `AuthView` in the OpenAPI document. */
-export const AUTH_SCHEMA = closedObject(AUTH_FIELDS);
-
-/** `AuthListItem` in the OpenAPI document. */
-export const AUTH_LIST_ITEM_SCHEMA = closedObject({
-  app_token: text,
-  auth_seq_id: { type: 'string', pattern: '^\\d+$' },
-  ...AUTH_FIELDS,
-  create_time: nullableText,
-  update_time: nullableText,
-} satisfies Record<keyof AuthListItem, JsonSchema>);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
 import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
 import { AccountInterface } from '../common/account-codes';
 import { listAnswer } from '../common/list-answer';
@@ -11,12 +11,12 @@ import { AuthsService } from './auths.service';
 import { CreateAuthDto } from './dto/create-auth.dto';
 import { ListAuthsQuery } from './dto/list-auths.query';
 import { ModifyAuthDto } from './dto/modify-auth.dto';
-import { AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
+import { AccountController, AccountOperation, closedObject, countText, listOf } from '../common/account-openapi';
 import { AUTH_SCHEMA } from './auth.view';
 import { appTokenOf } from '../common/app-scope';
 
 /** Interfaces 100–103. */
-@Controller(`${ACCOUNT_API_PREFIX}/auths`)
+@AccountController(`${ACCOUNT_API_PREFIX}/auths`)
 export class AuthsController {
   constructor(private readonly auths: AuthsService) {}
 
@@ -24,8 +24,6 @@ export class AuthsController {
   @HttpCode(201)
   @ApiInterface(AccountInterface.CREATE_AUTH)
   @AccountOperation(AccountInterface.CREATE_AUTH, {
-    method: 'POST',
-    path: ['auth_id'],
     fields: CreateAuthDto,
     summary: 'Create an auth',
     description: 'Creates the auth `auth_id` of the calling app (interface 100). `parent_auth_id` must name an existing auth of the app.',
@@ -39,8 +37,6 @@ export class AuthsController {
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_AUTH)
   @AccountOperation(AccountInterface.MODIFY_AUTH, {
-    method: 'PUT',
-    path: ['auth_id'],
     fields: ModifyAuthDto,
     summary: 'Modify an auth',
     description:
@@ -54,7 +50,6 @@ export class AuthsController {
   @Get()
   @ApiInterface(AccountInterface.LIST_AUTHS)
   @AccountOperation(AccountInterface.LIST_AUTHS, {
-    method: 'GET',
     fields: ListAuthsQuery,
     summary: 'List auths',
     description: 'The auths of the calling app matching the filters (interface 102); no match: 10201 with `count` "0" and an empty list.',
@@ -69,8 +64,6 @@ export class AuthsController {
   @Get(':auth_id')
   @ApiInterface(AccountInterface.GET_AUTH)
   @AccountOperation(AccountInterface.GET_AUTH, {
-    method: 'GET',
-    path: ['auth_id'],
     summary: 'Read an auth',
     description: 'One auth of the calling app (interface 103).',
     answer: AUTH_SCHEMA,

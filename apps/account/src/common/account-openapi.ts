@@ -1,4 +1,8 @@
-import { applyDecorators } from '@nestjs/common';
+import { Controller, RequestMethod, applyDecorators } from '@nestjs/common';
+
+/** Nest's metadata keys of a route handler (`@nestjs/common/constants`). */
+const METHOD_METADATA = 'method';
+const PATH_METADATA = 'path';
 import { ApiBody, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { type ResultCode, interfaceSystemError } from '@geoaccount/api';
 import { AccountCodes, AccountInterface, type AccountInterfaceNo } from './account-codes';
@@ -89,9 +93,6 @@ export function operationCodes(no: AccountInterfaceNo, method: 'GET' | 'POST' | 
 export interface AccountOperationDoc {
   summary: string;
   description: string;
-  method: 'GET' | 'POST' | 'PUT';
-  /** Path ids of the route, in order. */
-  path?: (keyof typeof ID_LIMITS)[];
   /** The DTO class validating the body (POST/PUT) or the query (GET). */
   fields?: DtoClass;
   /** Body fields of a success besides `response_code` and `response_message` (an object schema). */
@@ -100,12 +101,55 @@ export interface AccountOperationDoc {
   extraCodes?: ResultCode[];
 }
 
+/** What the route decorators say of an operation: its method and the path ids of its route. */
+interface RouteOfOperation {
+  method: 'GET' | 'POST' | 'PUT';
+  /** Path ids of the route, in order. */
+  path: (keyof typeof ID_LIMITS)[];
+}
+
+const OPERATION_DOC = Symbol('account operation documentation');
+
 /**
  * Documents one account operation from the rules that serve it: the interface number, the
  * fields of its DTO class as class-validator checks them, the signature fields, and a
- * response per HTTP status with the result codes of `AccountCodes` it can answer.
+ * response per HTTP status with the result codes of `AccountCodes` it can answer. Its method
+ * and path come from the route itself (`@Get(...)` / `@Post(...)` / `@Put(...)` and the
+ * controller's path): the controller is declared with `@AccountController(path)`, which
+ * applies the documentation once the routes are known.
  */
 export function AccountOperation(no: AccountInterfaceNo, doc: AccountOperationDoc): MethodDecorator {
+  return (target, key) => Reflect.defineMetadata(OPERATION_DOC, { no, doc }, target, key);
+}
+
+/** `@Controller(path)` of an account controller, documenting its `@AccountOperation`s from their routes. */
+export function AccountController(path: string): ClassDecorator {
+  return (cls) => {
+    Controller(path)(cls);
+    const proto = cls.prototype as object;
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      const entry = Reflect.getMetadata(OPERATION_DOC, proto, key) as { no: AccountInterfaceNo; doc: AccountOperationDoc } | undefined;
+      if (!entry) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
+      const route = routeOf(path, descriptor.value as object, `${cls.name}.${key}`);
+      operationDecorators(entry.no, entry.doc, route)(proto, key, descriptor);
+    }
+  };
+}
+
+/** The method and path ids the route decorators (Nest's `method` and `path` metadata) gave a handler. */
+function routeOf(controllerPath: string, handler: object, where: string): RouteOfOperation {
+  const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+  if (method !== 'GET' && method !== 'POST' && method !== 'PUT')
+    throw new Error(`${where}: an account operation is a GET, POST or PUT route`);
+  const routePath = (Reflect.getMetadata(PATH_METADATA, handler) as string | undefined) ?? '';
+  const ids = [...`${controllerPath}/${routePath}`.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+  for (const id of ids) if (!(id in ID_LIMITS)) throw new Error(`${where}: path id ${id} has no length rule (ID_LIMITS)`);
+  return { method, path: ids as (keyof typeof ID_LIMITS)[] };
+}
+
+function operationDecorators(no: AccountInterfaceNo, given: AccountOperationDoc, route: RouteOfOperation): MethodDecorator {
+  const doc = { ...given, ...route };
   const codes = operationCodes(no, doc.method, doc.extraCodes);
   const byStatus = new Map<number, ResultCode[]>();
   for (const code of codes) byStatus.set(code.status, [...(byStatus.get(code.status) ?? []), code]);
@@ -181,19 +225,48 @@ function operationId(no: AccountInterfaceNo): string {
   return name.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/**
+ * The fields of an answer are declared once, as their JSON Schema (typed precisely, `as const`):
+ * the OpenAPI document shows that schema, and the view's TypeScript type is read from it
+ * (`ViewOf`), so that a field is added in one place.
+ */
+export const text = { type: 'string' } as const;
 /** A nullable string field of an answer. */
-export const nullableText: JsonSchema = { type: ['string', 'null'] };
-export const text: JsonSchema = { type: 'string' };
+export const nullableText = { type: ['string', 'null'] } as const;
+/** A field that is always `null` (a password in an answer). */
+export const nullField = { type: 'null' } as const;
+
+/** A list of a named schema; `T` is its items' type in a view. */
+export type ListSchema<T> = {
+  readonly type: 'array';
+  readonly items: { readonly $ref: string };
+  /** Type only: the items' view (no value at run time). */
+  readonly __item?: T;
+};
+
+/** The TypeScript value of one field schema. */
+type FieldValue<S> = S extends { type: 'null' }
+  ? null
+  : S extends { type: readonly ['string', 'null'] }
+    ? string | null
+    : S extends { type: 'string' }
+      ? string
+      : S extends ListSchema<infer T>
+        ? T[]
+        : unknown;
+
+/** The view (answer object) whose fields have the schemas of `F`. */
+export type ViewOf<F> = { -readonly [K in keyof F]: FieldValue<F[K]> };
 
 /** A closed object schema whose fields are all required (answers always carry every field). */
 export function closedObject(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-/** An array of a named schema of the document. */
-export function listOf(schema: string): JsonSchema {
+/** An array of a named schema of the document (its items of view type `T`). */
+export function listOf<T = unknown>(schema: string): ListSchema<T> {
   return { type: 'array', items: { $ref: `#/components/schemas/${schema}` } };
 }
 
 /** A count as the answers carry it: digits as text. */
-export const countText: JsonSchema = { type: 'string', pattern: '^\\d+$' };
+export const countText = { type: 'string', pattern: '^\\d+$' } as const;

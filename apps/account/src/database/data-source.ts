@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadAccountConfig } from '../config/account.config';
 import { dataSourceOptions } from './database.options';
-import { ENTITIES } from './entities';
+import { ENTITIES } from '../entities';
 
 /**
  * The DataSource of the TypeORM CLI, e.g.

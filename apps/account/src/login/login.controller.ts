@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, HttpCode, Post } from '@nestjs/common';
 import { ApiInterface, accountOk } from '@geoaccount/api';
 import { AccountCodes, AccountInterface } from '../common/account-codes';
 import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
@@ -7,11 +7,11 @@ import { PathId } from '../common/path-id';
 import { LoginDto } from './dto/login.dto';
 import { LoginService } from './login.service';
 import { LoginRateLimit } from './login-rate-limit';
-import { AccountOperation } from '../common/account-openapi';
+import { AccountController, AccountOperation } from '../common/account-openapi';
 import { USER_SCHEMA } from '../users/user.view';
 
 /** Interface 204. */
-@Controller(`${ACCOUNT_API_PREFIX}/users/login`)
+@AccountController(`${ACCOUNT_API_PREFIX}/users/login`)
 export class LoginController {
   constructor(
     private readonly login: LoginService,
@@ -22,8 +22,6 @@ export class LoginController {
   @HttpCode(200)
   @ApiInterface(AccountInterface.LOGIN)
   @AccountOperation(AccountInterface.LOGIN, {
-    method: 'POST',
-    path: ['user_login_id'],
     fields: LoginDto,
     summary: 'Check a login',
     description:

@@ -1,32 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiException, type ResultCode } from '@geoaccount/api';
 import { AccountCodes } from '../common/account-codes';
 import { Metrics } from '@geoaccount/observability';
 import { type RegisteredApp, decryptPassword } from '@geoaccount/signing';
 import { AccountConfig } from '../config/account.config';
-import { DirectoryService } from '../directory/directory.service';
 import type { AuditEventRow } from '../audit/audit-events.repository';
 import { type AuditAction, AuditTrail } from '../audit/audit-trail';
-import { type PasswordCheck, PasswordHasher } from '../users/password-hasher';
+import type { PasswordCheck } from '../users/password-hasher';
 import type { UserEntity } from '../users/user.entity';
-import { type LoginRow, UsersRepository } from '../users/users.repository';
+import type { LoginRow } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import type { UserView } from '../users/user.view';
 import type { LoginDto } from './dto/login.dto';
 import { AttemptGate, GateTimeoutError } from './attempt-gate';
 import { type LoginClaim, LoginLockout, type NoClaim } from './login-lockout';
+import { PasswordVerifier } from './password-verifier';
 import { type AppToken, appTokenOf } from '../common/app-scope';
-import { checkLoginPassword } from './password-check';
 
-/**
- * Login check (interface 204). Each attempt first claims one of the allowed
- * failures of its (app, login id) (see {@link LoginLockout}), then verifies the password: an
- * unknown login id and a wrong password give the same answer after the same work (a check
- * against the dummy hash), and both count towards the lock. A domain user's password is
- * checked by the app's directory instead (docs/contract.md §9), under the same rules.
- */
 interface LoginRead {
   /** The user's row, `null` when the login id is unknown. */
   user: UserEntity | null;
@@ -41,6 +32,13 @@ interface LoginRead {
 const BUSY_WAIT_MS = 10_000;
 const BUSY_RETRY_MS = { first: 5, max: 100 };
 
+/**
+ * Login check (interface 204). Each attempt first claims one of the allowed
+ * failures of its (app, login id) (see {@link LoginLockout}), then verifies the password: an
+ * unknown login id and a wrong password give the same answer after the same work (a check
+ * against the dummy hash), and both count towards the lock. A domain user's password is
+ * checked by the app's directory instead (docs/contract.md §9), under the same rules.
+ */
 @Injectable()
 export class LoginService {
   private readonly logger = new Logger(LoginService.name);
@@ -50,18 +48,15 @@ export class LoginService {
   private readonly gate: AttemptGate;
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly usersService: UsersService,
-    users: UsersRepository,
-    private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordVerifier,
     private readonly lockout: LoginLockout,
-    private readonly directory: DirectoryService,
     private readonly metrics: Metrics,
     @Inject(AccountConfig) config: AccountConfig,
     private readonly audit: AuditTrail,
   ) {
     this.gate = new AttemptGate(config.LOGIN_MAX_FAILURES);
-    this.read = users.loginReader({ cte: lockout.claimCte(), locked: lockout.lockedSql('l') });
+    this.read = usersService.loginReader({ cte: lockout.claimCte(), locked: lockout.lockedSql('l') });
   }
 
   private async claimAndRead(appToken: AppToken, userLoginId: string): Promise<LoginRead> {
@@ -130,7 +125,7 @@ export class LoginService {
 
     let check: PasswordCheck;
     try {
-      check = await checkLoginPassword(appTokenOf(app), userLoginId, user, password, this.hasher, this.directory);
+      check = await this.passwords.verify(appTokenOf(app), userLoginId, user, password);
     } catch (err) {
       // Nothing was verified (the directory unavailable, an error): not a failure.
       await this.giveBack(appTokenOf(app), userLoginId, claim);
@@ -178,7 +173,7 @@ export class LoginService {
 
   /** Records a refused attempt that writes nothing else in the audit trail (docs/contract.md §10); the exception to throw. */
   private async refused(appToken: AppToken, userLoginId: string, action: AuditAction, code: ResultCode): Promise<ApiException> {
-    await this.audit.record(this.dataSource.manager, {
+    await this.audit.recordAlone({
       appToken,
       action,
       resourceType: 'user',
@@ -200,7 +195,7 @@ export class LoginService {
   /** Replaces a hash made with old parameters; a failure here must not fail the login. */
   private async rehash(appToken: AppToken, userLoginId: string, stored: string, password: string): Promise<void> {
     try {
-      await this.usersService.replacePasswordHash(appToken, userLoginId, stored, await this.hasher.hash(password));
+      await this.usersService.replacePasswordHash(appToken, userLoginId, stored, await this.passwords.hash(password));
     } catch (err) {
       this.logger.warn(`password rehash failed: ${(err as Error).message}`);
     }

@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { accountOk, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
 import { AccountInterface } from '../common/account-codes';
 import { listAnswer } from '../common/list-answer';
@@ -6,19 +6,17 @@ import { CallerApp, type RegisteredApp } from '@geoaccount/signing';
 import { ACCOUNT_API_PREFIX } from '../common/account-api';
 import { PathId } from '../common/path-id';
 import { PermissionsService } from './permissions.service';
-import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
+import { AccountController, AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { appTokenOf } from '../common/app-scope';
 
 /** Effective permissions of a user (interfaces 205 and 206, beyond the spec, built its way). */
-@Controller(`${ACCOUNT_API_PREFIX}/users/:user_login_id/auths`)
+@AccountController(`${ACCOUNT_API_PREFIX}/users/:user_login_id/auths`)
 export class PermissionsController {
   constructor(private readonly permissions: PermissionsService) {}
 
   @Get()
   @ApiInterface(AccountInterface.USER_AUTHS)
   @AccountOperation(AccountInterface.USER_AUTHS, {
-    method: 'GET',
-    path: ['user_login_id'],
     summary: 'Effective auths of a user',
     description:
       'The auths a user holds directly, through its groups and through their ancestors, enabled ones only; none: 20511 with `count` "0".',
@@ -33,8 +31,6 @@ export class PermissionsController {
   @Get(':auth_id')
   @ApiInterface(AccountInterface.USER_HAS_AUTH)
   @AccountOperation(AccountInterface.USER_HAS_AUTH, {
-    method: 'GET',
-    path: ['user_login_id', 'auth_id'],
     summary: 'Whether a user holds an auth',
     description: 'Whether the user holds the auth (`has_auth` "1" or "0") and through what (`via`: direct, a group, or an ancestor).',
     answer: closedObject({

@@ -6,20 +6,9 @@ import { AccountConfig } from '../config/account.config';
 import { AuthGroupsRepository } from '../auth-groups/auth-groups.repository';
 import { type AuthRow, AuthsRepository } from '../auths/auths.repository';
 import { UsersRepository } from '../users/users.repository';
+import type { AuthSummary } from '../auth-groups/auth-group.view';
 import { type AuthNode, type Grants, type HoldVia, effectiveAuths, holdsAuth } from './effective-auths';
 import type { AppToken } from '../common/app-scope';
-
-/** An auth as the permission answers list it (the items of `group_auth_detail`). */
-export interface AuthSummary {
-  auth_id: string;
-  auth_name: string;
-  auth_state: string | null;
-  auth_type: string | null;
-  auth_level: string | null;
-  /** `""` for a root auth (docs/contract.md §7). */
-  parent_auth_id: string;
-  sub_auth_flag: string | null;
-}
 
 function summaryOf(row: AuthRow): AuthSummary {
   return {

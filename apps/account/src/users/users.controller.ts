@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { accountOk, ApiException, ApiInterface, NoFieldsQuery } from '@geoaccount/api';
 import { AccountCodes, AccountInterface } from '../common/account-codes';
 import { listAnswer } from '../common/list-answer';
@@ -9,12 +9,12 @@ import { ListUsersQuery } from './dto/list-users.query';
 import { ModifyUserDto } from './dto/modify-user.dto';
 import { RegisterUserDto } from './dto/register-user.dto';
 import { UsersService } from './users.service';
-import { AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
+import { AccountController, AccountOperation, closedObject, countText, listOf, text } from '../common/account-openapi';
 import { USER_SCHEMA } from './user.view';
 import { appTokenOf } from '../common/app-scope';
 
 /** Interfaces 200-203. */
-@Controller(`${ACCOUNT_API_PREFIX}/users`)
+@AccountController(`${ACCOUNT_API_PREFIX}/users`)
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
@@ -22,8 +22,6 @@ export class UsersController {
   @HttpCode(201)
   @ApiInterface(AccountInterface.REGISTER_USER)
   @AccountOperation(AccountInterface.REGISTER_USER, {
-    method: 'POST',
-    path: ['user_login_id'],
     fields: RegisterUserDto,
     summary: 'Register a user',
     description:
@@ -39,8 +37,6 @@ export class UsersController {
   @HttpCode(201)
   @ApiInterface(AccountInterface.MODIFY_USER)
   @AccountOperation(AccountInterface.MODIFY_USER, {
-    method: 'PUT',
-    path: ['user_login_id'],
     fields: ModifyUserDto,
     summary: 'Modify a user',
     description: 'Partial update (interface 201): an omitted field keeps its value, a field sent empty is set empty.',
@@ -53,7 +49,6 @@ export class UsersController {
   @Get()
   @ApiInterface(AccountInterface.LIST_USERS)
   @AccountOperation(AccountInterface.LIST_USERS, {
-    method: 'GET',
     fields: ListUsersQuery,
     summary: 'List users',
     description:
@@ -72,8 +67,6 @@ export class UsersController {
   @Get(':user_login_id')
   @ApiInterface(AccountInterface.GET_USER)
   @AccountOperation(AccountInterface.GET_USER, {
-    method: 'GET',
-    path: ['user_login_id'],
     summary: 'Read a user',
     description: 'One user of the calling app (interface 203); passwords are always null.',
     answer: USER_SCHEMA,

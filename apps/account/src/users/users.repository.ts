@@ -130,7 +130,8 @@ export class UsersRepository {
   }
 
   /**
-   * Inserts the user, its links and `event` in one statement. Fails with the unique violation
+   * Inserts the user, its links and `event` in one statement (its own transaction, unless `em`
+   * is a transaction's manager). Fails with the unique violation
    * of `users_pkey` (the login id exists) or `users_app_token_user_id_key` (the id is taken),
    * or the foreign-key violation of a link (an auth's is raised before a group's).
    */
@@ -138,7 +139,6 @@ export class UsersRepository {
     {
       name: 'required fields only, no links',
       params: [
-        MANAGER,
         { appToken: 'app-7f3a9c2e41d08b56', userLoginId: 'bob', userId: 'U2', userName: 'Bob', userType: '1' },
         {},
         {
@@ -152,12 +152,12 @@ export class UsersRepository {
           resultCode: '90000',
           changes: '{}',
         },
+        MANAGER,
       ],
     },
     {
       name: 'every field, both links',
       params: [
-        MANAGER,
         {
           appToken: 'app-7f3a9c2e41d08b56',
           userLoginId: 'bob',
@@ -189,6 +189,7 @@ export class UsersRepository {
           resultCode: '90000',
           changes: '{}',
         },
+        MANAGER,
       ],
       seed: [
         `INSERT INTO auths (app_token, auth_id, auth_name) VALUES ('app-7f3a9c2e41d08b56', 'A1', 'Orders')`,
@@ -196,7 +197,7 @@ export class UsersRepository {
       ],
     },
   )
-  async register(em: EntityManager, user: NewUser, links: UserLinks, event: AuditEventRow): Promise<void> {
+  async register(user: NewUser, links: UserLinks, event: AuditEventRow, em: EntityManager = this.dataSource.manager): Promise<void> {
     const params: unknown[] = [user.appToken, user.userLoginId];
     const columns = ['"app_token"', '"user_login_id"'];
     const values = ['$1', '$2'];
@@ -223,7 +224,6 @@ export class UsersRepository {
     {
       name: 'one field',
       params: [
-        MANAGER,
         'app-7f3a9c2e41d08b56',
         'alice',
         { userName: 'Alice B' },
@@ -239,12 +239,12 @@ export class UsersRepository {
           resultCode: '90000',
           changes: '{}',
         },
+        MANAGER,
       ],
     },
     {
       name: 'org move, both links replaced',
       params: [
-        MANAGER,
         'app-7f3a9c2e41d08b56',
         'alice',
         { orgId: 'ORG2' },
@@ -260,12 +260,12 @@ export class UsersRepository {
           resultCode: '90000',
           changes: '{}',
         },
+        MANAGER,
       ],
     },
     {
       name: 'links cleared',
       params: [
-        MANAGER,
         'app-7f3a9c2e41d08b56',
         'alice',
         {},
@@ -281,16 +281,17 @@ export class UsersRepository {
           resultCode: '90000',
           changes: '{}',
         },
+        MANAGER,
       ],
     },
   )
   async modify(
-    em: EntityManager,
     appToken: AppToken,
     userLoginId: string,
     fields: UserFields,
     links: UserLinks,
     event: AuditEventRow,
+    em: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
     const params: unknown[] = [appToken, userLoginId];
     const set: string[] = [];

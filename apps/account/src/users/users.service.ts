@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiException, InvalidParameterException } from '@geoaccount/api';
 import { AccountCodes } from '../common/account-codes';
 import { AuditTrail, createdFields, modifiedFields } from '../audit/audit-trail';
@@ -15,7 +14,7 @@ import type { ModifyUserDto } from './dto/modify-user.dto';
 import type { RegisterUserDto } from './dto/register-user.dto';
 import { PasswordHasher } from './password-hasher';
 import type { UserEntity } from './user.entity';
-import { type UserFields, UsersRepository } from './users.repository';
+import { type ClaimSql, type UserFields, UsersRepository } from './users.repository';
 import { type UserView, toUserView } from './user.view';
 import type { AppToken } from '../common/app-scope';
 
@@ -30,17 +29,17 @@ export interface UserPage {
   users: UserView[];
 }
 
+/** Reason of the 400 for a `user_pwd` sent for a domain user: "domain user takes no user_pwd". */
+const DOMAIN_USER_PWD = 'domain user takes no';
+
 /**
  * Users of an app (interfaces 200-203). Every query is scoped to the calling app: another
  * app's users do not exist here (docs/contract.md §5).
  */
-/** Reason of the 400 for a `user_pwd` sent for a domain user: "domain user takes no user_pwd". */
-const DOMAIN_USER_PWD = 'domain user takes no';
 
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly pii: PiiCipher,
@@ -79,12 +78,7 @@ export class UsersService {
       const userId = randomBytes(8).toString('hex');
       try {
         // One statement, its own transaction: the user, its links and the event.
-        await this.users.register(
-          this.dataSource.manager,
-          { ...fields, appToken, userLoginId, userId },
-          { authIds: auths, groupIds: groups },
-          event,
-        );
+        await this.users.register({ ...fields, appToken, userLoginId, userId }, { authIds: auths, groupIds: groups }, event);
         return userId;
       } catch (err) {
         // The primary key decides concurrent registrations: exactly one wins.
@@ -121,14 +115,7 @@ export class UsersService {
     let modified: boolean;
     try {
       // One statement, its own transaction: the row, the links given and the event.
-      modified = await this.users.modify(
-        this.dataSource.manager,
-        appToken,
-        userLoginId,
-        fields,
-        { authIds: auths, groupIds: groups },
-        event,
-      );
+      modified = await this.users.modify(appToken, userLoginId, fields, { authIds: auths, groupIds: groups }, event);
     } catch (err) {
       throw this.translateLinkError(err);
     }
@@ -157,6 +144,10 @@ export class UsersService {
       }
     };
     return { ...toUserView({ ...user, certId: open('cert_id', user.certId), userMobile: open('user_mobile', user.userMobile) }) };
+  }
+
+  loginReader(claim: ClaimSql): ReturnType<UsersRepository['loginReader']> {
+    return this.users.loginReader(claim);
   }
 
   /**

@@ -29,6 +29,8 @@ describe('audit trail scopes', () => {
       [APP_A.appToken, 'A-ONE'],
       [APP_B.appToken, 'B-ONE'],
     ]);
-    expect((await s.repositories.events.page(ALL_APPS, { resourceId: 'B-ONE' }, 'UTC', 100)).map((r) => r.app_token)).toEqual([APP_B.appToken]);
+    expect((await s.repositories.events.page(ALL_APPS, { resourceId: 'B-ONE' }, 'UTC', 100)).map((r) => r.app_token)).toEqual([
+      APP_B.appToken,
+    ]);
   });
 });

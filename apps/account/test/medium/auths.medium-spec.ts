@@ -23,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => db?.close());
 
 async function parentOf(authId: string): Promise<string | null> {
-  const rows = (await db.dataSource.query(`SELECT parent_auth_id FROM auths WHERE app_token = $1 AND auth_id = $2`, [APP_A.appToken, authId])) as {
+  const rows = (await db.dataSource.query(`SELECT parent_auth_id FROM auths WHERE app_token = $1 AND auth_id = $2`, [
+    APP_A.appToken,
+    authId,
+  ])) as {
     parent_auth_id: string | null;
   }[];
   return rows[0]!.parent_auth_id;
@@ -32,7 +35,8 @@ async function parentOf(authId: string): Promise<string | null> {
 describe('auth hierarchy depth (AUTH_MAX_DEPTH)', () => {
   it(`takes a chain of ${LIMIT} auths (the default limit) and refuses a ${LIMIT + 1}th level`, async () => {
     expect(s.config.AUTH_MAX_DEPTH).toBe(LIMIT);
-    for (const [i, id] of chain.entries()) await seedAuth(s, APP_A, id, { auth_state: '1', ...(i > 0 && { parent_auth_id: chain[i - 1] }) });
+    for (const [i, id] of chain.entries())
+      await seedAuth(s, APP_A, id, { auth_state: '1', ...(i > 0 && { parent_auth_id: chain[i - 1] }) });
     expect(await outcome(seedAuth(s, APP_A, 'D65', { auth_state: '1', parent_auth_id: `D${LIMIT}` }))).toEqual(TOO_DEEP);
     expect(await s.repositories.auths.findOne(APP_A.appToken, 'D65')).toBeNull();
   });
@@ -56,7 +60,9 @@ describe('auth hierarchy depth (AUTH_MAX_DEPTH)', () => {
   });
 
   it('lets a modification that keeps the parent or removes it pass at any depth', async () => {
-    expect(await outcome(s.auths.modify(APP_A.appToken, `D${LIMIT}`, { auth_desc: 'still here', parent_auth_id: `D${LIMIT - 1}` }))).toEqual(OK);
+    expect(
+      await outcome(s.auths.modify(APP_A.appToken, `D${LIMIT}`, { auth_desc: 'still here', parent_auth_id: `D${LIMIT - 1}` })),
+    ).toEqual(OK);
     expect(await outcome(s.auths.modify(APP_A.appToken, 'X2', { parent_auth_id: '' }))).toEqual(OK);
   });
 
@@ -79,7 +85,10 @@ describe('auth hierarchy cycles and parents (docs/contract.md §13)', () => {
   });
 
   it('creating an auth whose parent is itself: 10021 (the parent does not exist yet)', async () => {
-    expect(await outcome(seedAuth(s, APP_A, 'SELF', { parent_auth_id: 'SELF' }))).toEqual({ code: '10021', message: 'parent auth does not exist' });
+    expect(await outcome(seedAuth(s, APP_A, 'SELF', { parent_auth_id: 'SELF' }))).toEqual({
+      code: '10021',
+      message: 'parent auth does not exist',
+    });
     expect(await s.repositories.auths.findOne(APP_A.appToken, 'SELF')).toBeNull();
   });
 
@@ -105,7 +114,9 @@ describe('auth hierarchy cycles and parents (docs/contract.md §13)', () => {
 
   it('each create and modify writes one audit event with its changes, a refused change none', async () => {
     const before = await s.events.page(APP_A.appToken, { resource_id: 'C2' });
-    expect(before.events.map((e) => [e.action, e.changes])).toEqual([['create', JSON.stringify({ auth_name: { to: 'C2' }, parent_auth_id: { to: 'C1' } })]]);
+    expect(before.events.map((e) => [e.action, e.changes])).toEqual([
+      ['create', JSON.stringify({ auth_name: { to: 'C2' }, parent_auth_id: { to: 'C1' } })],
+    ]);
     await s.auths.modify(APP_A.appToken, 'C2', { auth_desc: 'second' });
     await outcome(s.auths.modify(APP_A.appToken, 'C2', { parent_auth_id: 'C3' }));
     const after = await s.events.page(APP_A.appToken, { resource_id: 'C2' });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, type Logger, type QueryRunner } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/database.options';
-import { ENTITIES } from '../../src/database/entities';
+import { ENTITIES } from '../../src/entities';
 import { databaseUrl, dropTestDatabase, serverUrl } from '../support/database';
 
 /** The environment variable naming the migrated template database (set by the global setup). */

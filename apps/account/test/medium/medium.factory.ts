@@ -21,6 +21,7 @@ import { loadDirectoryConfig } from '../../src/config/directory.config';
 import { DirectoryService } from '../../src/directory/directory.service';
 import { LoginLockout } from '../../src/login/login-lockout';
 import { LoginService } from '../../src/login/login.service';
+import { PasswordVerifier } from '../../src/login/password-verifier';
 import { PermissionsService } from '../../src/permissions/permissions.service';
 import { PiiCipher } from '../../src/pii/pii-cipher';
 import { loadPiiKeys } from '../../src/pii/pii-keys';
@@ -64,7 +65,7 @@ export function accountServices(db: MediumDatabase, env: Record<string, string> 
   const hasher = new PasswordHasher(config);
   const pii = new PiiCipher(loadPiiKeys(config).keys);
   const metrics = new Metrics('account', { defaultMetrics: false });
-  const users = new UsersService(ds, repositories.users, hasher, pii, audit, new PiiKeyCheck(ds, pii));
+  const users = new UsersService(repositories.users, hasher, pii, audit, new PiiKeyCheck(ds, pii));
   const lockout = new LoginLockout(ds, config, new JobLeader(ds));
   const directory = new DirectoryService(loadDirectoryConfig({}), metrics);
   return {
@@ -74,7 +75,7 @@ export function accountServices(db: MediumDatabase, env: Record<string, string> 
     groups: new AuthGroupsService(ds, repositories.groups, audit),
     users,
     permissions: new PermissionsService(repositories.users, repositories.groups, repositories.auths, config),
-    login: new LoginService(ds, users, repositories.users, hasher, lockout, directory, metrics, config, audit),
+    login: new LoginService(users, new PasswordVerifier(hasher, directory), lockout, metrics, config, audit),
     lockout,
     events: new AuditEventsService(repositories.events, config),
   };
@@ -105,5 +106,10 @@ export function seedGroup(s: AccountServices, app: ScopedApp, groupId: string, f
 
 /** A user of `app` (ordinary, password `P@ssw0rd!` unless given). */
 export function seedUser(s: AccountServices, app: ScopedApp, loginId: string, fields: Partial<RegisterUserDto> = {}): Promise<string> {
-  return s.users.register(app.appToken, loginId, { user_name: loginId, user_type: 'C', user_pwd: 'P@ssw0rd!', ...fields } as RegisterUserDto);
+  return s.users.register(app.appToken, loginId, {
+    user_name: loginId,
+    user_type: 'C',
+    user_pwd: 'P@ssw0rd!',
+    ...fields,
+  } as RegisterUserDto);
 }

@@ -2,7 +2,7 @@
  * Effective permissions on the real repositories (interfaces 205, 206): what a user holds
  * directly, through its groups and through their ancestors, enabled auths only.
  */
-import type { AuthSummary } from '../../src/permissions/permissions.service';
+import type { AuthSummary } from '../../src/auth-groups/auth-group.view';
 import { type MediumDatabase, mediumDatabase } from './medium-database';
 import { APP_A, APP_B, type AccountServices, accountServices, outcome, seedAuth, seedGroup, seedUser } from './medium.factory';
 
@@ -30,7 +30,16 @@ beforeAll(async () => {
 afterAll(() => db?.close());
 
 function summary(authId: string, fields: Partial<AuthSummary> = {}): AuthSummary {
-  return { auth_id: authId, auth_name: authId, auth_state: '1', auth_type: null, auth_level: null, parent_auth_id: '', sub_auth_flag: null, ...fields };
+  return {
+    auth_id: authId,
+    auth_name: authId,
+    auth_state: '1',
+    auth_type: null,
+    auth_level: null,
+    parent_auth_id: '',
+    sub_auth_flag: null,
+    ...fields,
+  };
 }
 const effective = (loginId: string) => s.permissions.effective(APP_A.appToken, loginId);
 const holds = (loginId: string, authId: string) => s.permissions.holds(APP_A.appToken, loginId, authId);

@@ -29,7 +29,9 @@ const modify = (loginId: string, dto: ModifyUserDto) => outcome(s.users.modify(A
 describe('users: registration and modification with their audit events', () => {
   it('records a register and a modify: password only as "changed", certificate and mobile masked', async () => {
     await seedUser(s, APP_A, 'audited', { user_name: 'Alice', cert_id: '110101199003071234', user_mobile: '13912345678' });
-    expect(await modify('audited', { user_pwd: 'N3w-secret!', user_mobile: '13800001111', user_name: 'Alice' })).toMatchObject({ code: '90000' });
+    expect(await modify('audited', { user_pwd: 'N3w-secret!', user_mobile: '13800001111', user_name: 'Alice' })).toMatchObject({
+      code: '90000',
+    });
     const events = await eventsOf('audited');
     expect(events.map((e) => [e.action, e.resource_type, e.result_code])).toEqual([
       ['create', 'user', '90000'],
@@ -42,9 +44,13 @@ describe('users: registration and modification with their audit events', () => {
       cert_id: { to: '**************1234' },
       user_mobile: { to: '*******5678' },
     });
-    expect(JSON.parse(events[1]!.changes)).toEqual({ user_pwd: { to: 'changed' }, user_mobile: { from: '*******5678', to: '*******1111' } });
+    expect(JSON.parse(events[1]!.changes)).toEqual({
+      user_pwd: { to: 'changed' },
+      user_mobile: { from: '*******5678', to: '*******1111' },
+    });
     const all = events.map((e) => e.changes).join('\n');
-    for (const secret of ['110101199003071234', '13912345678', '13800001111', 'N3w-secret!', 'P@ssw0rd!']) expect(all).not.toContain(secret);
+    for (const secret of ['110101199003071234', '13912345678', '13800001111', 'N3w-secret!', 'P@ssw0rd!'])
+      expect(all).not.toContain(secret);
   });
 
   it('stores personal data encrypted and reads it back as written (docs/contract.md §11)', async () => {
