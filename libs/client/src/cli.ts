@@ -11,9 +11,9 @@
  * (defaults: the local services and the demo app).
  */
 import { type AesMode, DEMO_APP } from '@geoaccount/signing/portable';
-import { AccountClient, type Fields } from './account-client';
+import { type Fields, TestAccountClient } from './account-transport';
 import type { ClientResponse } from './http';
-import { LbsClient } from './lbs-client';
+import { TestLbsClient } from './lbs-client';
 
 type Command = { args: string[]; run: (a: string[], f: Fields) => Promise<ClientResponse<unknown>> };
 
@@ -34,8 +34,8 @@ export function commands(env: NodeJS.ProcessEnv): Record<'account' | 'location',
     aesKey: env.APP_AES_KEY ?? DEMO_APP.aesKey,
     aesMode: (env.APP_AES_MODE ?? DEMO_APP.aesMode) as AesMode,
   };
-  const account = new AccountClient({ baseUrl: env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', ...app });
-  const lbs = new LbsClient({ baseUrl: env.LOCATION_URL ?? 'http://127.0.0.1:3002', userToken: app.appToken, secret: app.secret });
+  const account = new TestAccountClient({ baseUrl: env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', ...app });
+  const lbs = new TestLbsClient({ baseUrl: env.LOCATION_URL ?? 'http://127.0.0.1:3002', appToken: app.appToken, secret: app.secret });
   return {
     account: {
       'create-auth': { args: ['AUTH_ID'], run: ([id], f) => account.createAuth(id!, f) },
