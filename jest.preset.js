@@ -24,6 +24,7 @@ module.exports = {
     '^@geoaccount/(api|signing|client)$': path.join(__dirname, 'libs/$1/src/index.ts'),
     '^@geoaccount/(observability|http|testing)$': path.join(__dirname, 'libs/$1/src/index.ts'),
     '^@geoaccount/signing/portable$': path.join(__dirname, 'libs/signing/src/portable/index.ts'),
+    '^@geoaccount/client/(internal|openapi-fetch)$': path.join(__dirname, 'libs/client/src/$1.ts'),
     '^@geoaccount/observability/tracing$': path.join(__dirname, 'libs/observability/src/tracing.ts'),
   },
 };

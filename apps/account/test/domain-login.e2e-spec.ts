@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'ldapts';
-import type { AccountClient } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import type { AppCredential } from '@geoaccount/signing';
 import { DEFAULT_USER_FILTER, type DirectoryConfig, type DirectorySettings } from '../src/config/directory.config';
 import { APP_A, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
@@ -59,7 +59,7 @@ async function refusedChecks(baseUrl: string): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Registers a domain user (no password) and fails the test unless it answers 201. */
-async function domainUser(client: AccountClient, loginId: string): Promise<void> {
+async function domainUser(client: TestAccountClient, loginId: string): Promise<void> {
   const res = await client.registerUser(loginId, { user_name: 'Domain', user_type: 'C', is_domain_user: '1' });
   if (res.status !== 201) throw new Error(`register ${loginId}: ${res.status} ${JSON.stringify(res.body)}`);
 }

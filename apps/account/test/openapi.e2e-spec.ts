@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AccountClient, ClientResponse } from '@geoaccount/client';
+import type { ClientResponse } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import { APP_A, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
 import { openApi } from './support/openapi-answers';
 
 /** Every operation of the API, called with valid fields (the answers are checked by the suites' observer). */
-const OPERATIONS: [string, (c: AccountClient) => Promise<ClientResponse<unknown>>][] = [
+const OPERATIONS: [string, (c: TestAccountClient) => Promise<ClientResponse<unknown>>][] = [
   ['createAuth', (c) => c.createAuth('OA1', { auth_name: 'Open' })],
   ['modifyAuth', (c) => c.modifyAuth('OA1', { auth_desc: 'd' })],
   ['listAuths', (c) => c.listAuths()],
@@ -24,7 +25,7 @@ const OPERATIONS: [string, (c: AccountClient) => Promise<ClientResponse<unknown>
 ];
 
 /** Every operation, called with a field or path id its rules refuse. */
-const INVALID: [string, (c: AccountClient) => Promise<ClientResponse<unknown>>][] = [
+const INVALID: [string, (c: TestAccountClient) => Promise<ClientResponse<unknown>>][] = [
   ['createAuth', (c) => c.createAuth('OA9', { auth_name: 'x', auth_state: '9' })],
   ['modifyAuth', (c) => c.modifyAuth('OA1', { auth_state: '9' })],
   ['listAuths', (c) => c.listAuths({ auth_state: '9' })],

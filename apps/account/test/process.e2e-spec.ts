@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient } from '@geoaccount/client/internal';
 import { LATE_MS, type ServiceProcess, buildService, driveLoad, printFigure, startServiceProcess } from '@geoaccount/testing';
 import { APP_A } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
@@ -44,7 +44,7 @@ describe('the account service process', () => {
 
   it('never logs a password, signature, secret, id number or mobile, at debug level', async () => {
     service = await start({ LOG_LEVEL: 'debug' });
-    const client = new AccountClient({ retries: 0, baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret, aesKey: APP_A.aesKey, aesMode: APP_A.aesMode });
+    const client = new TestAccountClient({ retries: 0, baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret, aesKey: APP_A.aesKey, aesMode: APP_A.aesMode });
     const secrets = {
       user_pwd: 'Plain-Pass-9f2c1',
       cert_id: '110101199003071234',
@@ -91,7 +91,7 @@ describe('the account service process', () => {
   it('finishes every request under load on SIGTERM and exits 0 within SHUTDOWN_TIMEOUT_MS', async () => {
     service = await start({ LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '1000' });
     const running = service;
-    const client = new AccountClient({ retries: 0, baseUrl: running.url, appToken: APP_A.appToken, secret: APP_A.secret, aesKey: APP_A.aesKey, aesMode: APP_A.aesMode });
+    const client = new TestAccountClient({ retries: 0, baseUrl: running.url, appToken: APP_A.appToken, secret: APP_A.secret, aesKey: APP_A.aesKey, aesMode: APP_A.aesMode });
     expect((await client.registerUser('loader', { user_name: 'Loader', user_type: 'C', user_pwd: 'Load-Pass-1' })).status).toBe(201);
 
     // Like a load balancer: send while the instance is ready, stop sending once its readiness

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient } from '@geoaccount/client/internal';
 import { DEMO_APP, signAccount } from '@geoaccount/signing';
 import {
   APP_A,
@@ -140,7 +140,7 @@ describe('request signature (docs/contract.md §2)', () => {
       await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = gateway.address() as AddressInfo;
-        const client = new AccountClient({ baseUrl: `http://127.0.0.1:${port}/geo`, appToken: APP_A.appToken, secret: APP_A.secret });
+        const client = new TestAccountClient({ baseUrl: `http://127.0.0.1:${port}/geo`, appToken: APP_A.appToken, secret: APP_A.secret });
         const res = await client.getAuth('S1');
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ response_code: '90000', auth_id: 'S1' });

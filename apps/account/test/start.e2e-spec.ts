@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient } from '@geoaccount/client/internal';
 import { buildService, freePort } from '@geoaccount/testing';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 
@@ -98,7 +98,7 @@ describe('starting the account service without DATABASE_URL', () => {
       expect(text()).toMatch(/embedded PostgreSQL ready on 127\.0\.0\.1:\d+/);
       expect(await listening(pgPort)).toBe(true);
 
-      const client = new AccountClient({ baseUrl: `http://127.0.0.1:${port}`, ...DEMO });
+      const client = new TestAccountClient({ baseUrl: `http://127.0.0.1:${port}`, ...DEMO });
       const created = await client.createAuth(`S${String(Date.now()).slice(-8)}`, { auth_name: 'Started' });
       expect([created.status, created.body.response_code]).toEqual([201, '90000']);
 

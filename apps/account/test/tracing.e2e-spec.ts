@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient } from '@geoaccount/client/internal';
 import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess, requestLogLines } from '@geoaccount/testing';
 import { APP_A } from './support/account-harness';
 import { createTestDatabase, dropTestDatabase } from './support/database';
@@ -49,7 +49,7 @@ describe('tracing of the account service', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
     });
-    const client = new AccountClient({ baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret });
+    const client = new TestAccountClient({ baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret });
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const created = await client.createAuth(
@@ -95,7 +95,7 @@ describe('tracing of the account service', () => {
 
   it('exports nothing and writes no trace id when no endpoint is set', async () => {
     service = await start({});
-    const client = new AccountClient({ baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret });
+    const client = new TestAccountClient({ baseUrl: service.url, appToken: APP_A.appToken, secret: APP_A.secret });
     const traceId = randomBytes(16).toString('hex');
     const created = await client.createAuth(
       'T200',

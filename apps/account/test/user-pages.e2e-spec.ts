@@ -3,7 +3,7 @@
  * once across the pages of the app and of each org, in registration order, after concurrent
  * registrations, org moves (also concurrent) and deletions in SQL.
  */
-import type { AccountClient } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import { type AccountHarness, startAccountHarness } from './support/account-harness';
 import { NEW_USER, OK, seedUser } from './support/user-fixtures';
 
@@ -18,7 +18,7 @@ interface ListBody {
 
 describe('users pages by position (interface 203)', () => {
   let h: AccountHarness;
-  let api: AccountClient;
+  let api: TestAccountClient;
 
   beforeAll(async () => {
     h = await startAccountHarness({ env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }, apps: [PAGES_APP] });

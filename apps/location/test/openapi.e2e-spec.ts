@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LbsClient } from '@geoaccount/client';
+import type { TestLbsClient } from '@geoaccount/client/internal';
 import { FakeAmap } from './support/fake-amap';
 import { openApi } from './support/openapi-answers';
 import { type LocationSession, startLocation } from './support/location-session';
 
 /** The three operations with parameters that find something in the embedded defaults. */
-const OPERATIONS: [string, (c: LbsClient, tweaks?: { signature?: string }) => ReturnType<LbsClient['call']>][] = [
+const OPERATIONS: [string, (c: TestLbsClient, tweaks?: { signature?: string }) => ReturnType<TestLbsClient['call']>][] = [
   ['lbsQuery', (c, t) => c.call('lbsQuery', { longitude: '116.397', latitude: '39.909' }, t)],
   ['addressQuery', (c, t) => c.call('addressQuery', { city: '北京市', address: '东城区' }, t)],
   ['baseStationQuery', (c, t) => c.call('baseStationQuery', { mcc: '460', mnc: '0', lac: '4024', cellid: '10300' }, t)],

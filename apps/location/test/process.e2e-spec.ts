@@ -4,7 +4,7 @@
  * load while upstream calls are in flight.
  */
 import { resolve } from 'node:path';
-import { LbsClient } from '@geoaccount/client';
+import { TestLbsClient } from '@geoaccount/client/internal';
 import { LATE_MS, type ServiceProcess, buildService, driveLoad, printFigure, startServiceProcess } from '@geoaccount/testing';
 import { FakeAccount } from './support/fake-account';
 import { FakeAmap } from './support/fake-amap';
@@ -52,7 +52,7 @@ describe('the location service process', () => {
 
   it('never logs a signature, the app secret or the AMap key and private key, at debug level', async () => {
     service = await start({ LOG_LEVEL: 'debug', UPSTREAM_RETRIES: '1', UPSTREAM_BREAKER_FAILURES: '3' });
-    const client = new LbsClient({ retries: 0, baseUrl: service.url, userToken: APP.appToken, secret: APP.secret });
+    const client = new TestLbsClient({ retries: 0, baseUrl: service.url, appToken: APP.appToken, secret: APP.secret });
     const tiananmen = { longitude: '116.391275', latitude: '39.907501', merId: 'M-OPS' };
     expect((await client.lbsQuery(tiananmen)).body).toMatchObject({ code: '000', lbsStat: '1' });
     expect((await client.lbsQuery(tiananmen)).body).toMatchObject({ code: '000', lbsStat: '2' });
@@ -102,7 +102,7 @@ describe('the location service process', () => {
     amap.mode = { kind: 'delay', ms: 150 };
     service = await start({ LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '1000', UPSTREAM_TIMEOUT_MS: '3000' });
     const running = service;
-    const client = new LbsClient({ retries: 0, baseUrl: running.url, userToken: APP.appToken, secret: APP.secret });
+    const client = new TestLbsClient({ retries: 0, baseUrl: running.url, appToken: APP.appToken, secret: APP.secret });
 
     // Like a load balancer: send while the instance is ready, stop once its readiness fails.
     let signalledAt: number | undefined = undefined;

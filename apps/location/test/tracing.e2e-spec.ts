@@ -4,7 +4,7 @@
  * it, Redis as the cache and a fake AMap as the upstream, and one cache miss.
  */
 import { resolve } from 'node:path';
-import { LbsClient } from '@geoaccount/client';
+import { TestLbsClient } from '@geoaccount/client/internal';
 import { OTLP_SPAN_KIND, OtlpReceiver, type ServiceProcess, buildService, startServiceProcess, requestLogLines } from '@geoaccount/testing';
 import { FakeAmap } from './support/fake-amap';
 import { REDIS_URL, deletePrefix, runPrefix } from './support/location-session';
@@ -46,7 +46,7 @@ describe('tracing of the location service', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
     });
-    const client = new LbsClient({ baseUrl: service.url, userToken: APP.appToken, secret: APP.secret });
+    const client = new TestLbsClient({ baseUrl: service.url, appToken: APP.appToken, secret: APP.secret });
     const miss = await client.lbsQuery({ longitude: '116.391275', latitude: '39.907501', merId: 'M-TRACE' });
     expect([miss.status, miss.body.code, miss.body.lbsStat]).toEqual([200, '000', '1']);
     const requestId = miss.headers.get('x-request-id');

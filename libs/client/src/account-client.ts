@@ -1,215 +1,105 @@
-import { type AesMode, accountPlaintext } from '@geoaccount/signing/portable';
-import { type ApiResponse, type TransportOptions, send, withRetries } from './http';
-import type { AccountAnswers } from './types';
-import { type WebCryptoKey, deriveAesKey, encryptPassword, hmacSha256Hex, importHmacKey, randomBytes, toHex } from './web-crypto';
+import { type AccountCallOptions, type AccountClientOptions, AccountTransport, type Fields, type Method, type PathIdField, accountPath } from './account-transport';
+import type { ApiResponse } from './http';
+import type { AccountAnswer, AccountFields, AccountOperationName, AccountSuccess } from './schema';
 
-export interface AccountClientOptions extends TransportOptions {
-  /** Where the account service listens, e.g. `http://127.0.0.1:3001`. */
-  baseUrl: string;
-  appToken: string;
-  secret: string;
-  /** Needed for `login`: the app's shared AES key string and mode. */
-  aesKey?: string;
-  aesMode?: AesMode;
-  /** Send a random `nonce` with every request (required when the service sets `SIGNATURE_REQUIRE_NONCE`). */
-  nonce?: boolean;
-  /** The end user the app acts for: sent as the `user` header and signed (the audit trail's `operator`). */
-  user?: string;
-  /** Carry app_token, timestamp, nonce and signature in the `X-App-Token`… headers instead of fields. */
-  signingHeaders?: boolean;
-}
+export { SIGNING_HEADERS, type AccountCallOptions, type AccountClientOptions } from './account-transport';
 
-/** Ways to bend a request, for tests of what the service refuses. */
-export interface RequestTweaks {
-  /** Send the body as multipart/form-data instead of urlencoded. */
-  multipart?: boolean;
-  /** Send the body as a JSON object of strings instead of urlencoded (signed the same way). */
-  json?: boolean;
-  /** Unix seconds; `null` omits the timestamp. Default: now. */
-  timestamp?: number | null;
-  nonce?: string;
-  /** Replace the computed signature (`null` omits it). */
-  signature?: string | null;
-  /** Replace the app_token sent (`null` omits it); the signature still uses the client's. */
-  appToken?: string | null;
-  /** Extra fields that are sent but not signed. */
-  unsigned?: Record<string, string>;
-  /** Extra headers, not signed (a `user` header here is sent unsigned). */
-  headers?: Record<string, string>;
-  /** The signed `user` header of this request (default: the client's `user`). */
-  user?: string;
-  /** Signing values in headers (default: the client's `signingHeaders`). */
-  signingHeaders?: boolean;
-}
-
-export type Fields = Record<string, string | undefined>;
-
-/** Path ids, signed under these field names (docs/contract.md §2). */
-export type PathIdField = 'auth_id' | 'group_id' | 'user_login_id';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-
-/** The signing headers of docs/contract.md §2, by the field they carry. */
-export const SIGNING_HEADERS = { app_token: 'X-App-Token', timestamp: 'X-Timestamp', nonce: 'X-Nonce', signature: 'X-Signature' } as const;
-
-/** Moves the signing fields of `fields` into their headers. */
-function moveToHeaders(fields: Record<string, string>, headers: Record<string, string>): void {
-  for (const [field, header] of Object.entries(SIGNING_HEADERS)) {
-    const value = fields[field];
-    if (value === undefined) continue;
-    headers[header] = value;
-    delete fields[field];
-  }
-}
+/** The answer of an account call: `body` is any answer of the operation, `ok()` its success (or empty list). */
+export type AccountResponse<N extends AccountOperationName> = ApiResponse<AccountSuccess<N>, AccountAnswer<N>>;
 
 /**
- * A client of the account service: signs every request (docs/contract.md §2), encrypts login passwords
- * (§4), retries idempotent GETs. Each call answers an `ApiResponse`; `.ok()` gives the typed body
- * of a success or throws an `ApiError`.
+ * A client of the account service: signs every request (docs/contract.md §2), encrypts login
+ * passwords (§4), retries idempotent GETs and rate-limited calls. The fields of each call and
+ * its answers are typed from the service's OpenAPI document: a misspelt field, an enumeration
+ * value the service refuses or a result code the operation never answers does not compile.
+ * Each call answers an `ApiResponse`; `.ok()` gives the body of a success (or the empty list of
+ * a "no data" answer) or throws an `ApiError`; a request that got no answer rejects with a
+ * `NetworkError`.
  */
 export class AccountClient {
-  private readonly key: Promise<WebCryptoKey>;
-  private aesKey?: Promise<Uint8Array>;
+  readonly #transport: AccountTransport;
 
-  constructor(readonly options: AccountClientOptions) {
-    this.key = importHmacKey(options.secret);
+  constructor(options: AccountClientOptions) {
+    this.#transport = new AccountTransport(options);
   }
 
-  /**
-   * Sends one signed request. `path` is the service path (`/account/v1.0.1/...`, segments
-   * percent-encoded), appended to the base URL and signed; `pathIds` are the path's ids by field
-   * name (signed, not sent as fields).
-   */
-  request<T = Record<string, unknown>>(
-    method: Method,
-    path: string,
-    fields: Fields = {},
-    pathIds: Partial<Record<PathIdField, string>> = {},
-    tweaks: RequestTweaks = {},
-  ): Promise<ApiResponse<T>> {
-    return withRetries(method, this.options, () => this.attempt<T>(method, path, fields, pathIds, tweaks));
+  get options(): AccountClientOptions {
+    return this.#transport.options;
   }
 
-  private async attempt<T>(
+  #call<N extends AccountOperationName>(
+    _operation: N,
     method: Method,
     path: string,
-    fields: Fields,
+    fields: object,
     pathIds: Partial<Record<PathIdField, string>>,
-    tweaks: RequestTweaks,
-  ): Promise<ApiResponse<T>> {
-    const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) params[k] = v;
-    const timestamp = tweaks.timestamp === undefined ? Math.floor(Date.now() / 1000) : tweaks.timestamp;
-    if (timestamp !== null) params.timestamp = String(timestamp);
-    const nonce = tweaks.nonce ?? (this.options.nonce ? toHex(randomBytes(12)) : undefined);
-    if (nonce !== undefined) params.nonce = nonce;
-
-    const signed: Record<string, string> = { ...params };
-    for (const [k, v] of Object.entries(pathIds)) if (v !== undefined) signed[k] = v;
-    const user = tweaks.user ?? this.options.user;
-    if (user !== undefined) signed.user = user;
-    // The path from the service prefix on is signed, not the base URL's own path (a gateway's).
-    const signature = tweaks.signature === undefined ? await this.sign(method, path, signed) : tweaks.signature;
-    const appToken = tweaks.appToken === undefined ? this.options.appToken : tweaks.appToken;
-
-    const sent: Record<string, string> = { ...params };
-    if (appToken !== null) sent.app_token = appToken;
-    if (signature !== null) sent.signature = signature;
-    const headers: Record<string, string> = {};
-    if (user !== undefined) headers.user = user;
-    if (tweaks.signingHeaders ?? this.options.signingHeaders) moveToHeaders(sent, headers);
-    Object.assign(sent, tweaks.unsigned);
-    const url = this.options.baseUrl.replace(/\/$/, '') + path;
-    return send<T>(method, url, sent, {
-      multipart: tweaks.multipart,
-      json: tweaks.json,
-      headers: { ...headers, ...tweaks.headers },
-      envelope: 'account',
-      fetch: this.options.fetch,
-    });
+    options?: AccountCallOptions,
+  ): Promise<AccountResponse<N>> {
+    return this.#transport.request<AccountSuccess<N>, AccountAnswer<N>>(method, path, fields as Fields, pathIds, options);
   }
 
-  /** The docs/contract.md §2 signature of a request to `path` (the service path) with `params` (path ids included) for this app. */
-  async sign(method: string, path: string, params: Readonly<Record<string, string>>): Promise<string> {
-    return hmacSha256Hex(await this.key, accountPlaintext(method, this.options.appToken, path, params));
+  createAuth(authId: string, fields: AccountFields<'createAuth'>, options?: AccountCallOptions) {
+    return this.#call('createAuth', 'POST', accountPath('auths', authId), fields, { auth_id: authId }, options);
   }
-
-  private path(...segments: string[]): string {
-    return `/account/v1.0.1/${segments.map(encodeURIComponent).join('/')}`;
+  modifyAuth(authId: string, fields: AccountFields<'modifyAuth'>, options?: AccountCallOptions) {
+    return this.#call('modifyAuth', 'PUT', accountPath('auths', authId), fields, { auth_id: authId }, options);
   }
-
-  createAuth(authId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['createAuth']>('POST', this.path('auths', authId), fields, { auth_id: authId }, tweaks);
+  listAuths(query: AccountFields<'listAuths'> = {}, options?: AccountCallOptions) {
+    return this.#call('listAuths', 'GET', accountPath('auths'), query, {}, options);
   }
-  modifyAuth(authId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['modifyAuth']>('PUT', this.path('auths', authId), fields, { auth_id: authId }, tweaks);
+  getAuth(authId: string, options?: AccountCallOptions) {
+    return this.#call('getAuth', 'GET', accountPath('auths', authId), {}, { auth_id: authId }, options);
   }
-  listAuths(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['listAuths']>('GET', this.path('auths'), query, {}, tweaks);
+  createGroup(groupId: string, fields: AccountFields<'createGroup'>, options?: AccountCallOptions) {
+    return this.#call('createGroup', 'POST', accountPath('authgroups', groupId), fields, { group_id: groupId }, options);
   }
-  getAuth(authId: string, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['getAuth']>('GET', this.path('auths', authId), {}, { auth_id: authId }, tweaks);
+  modifyGroup(groupId: string, fields: AccountFields<'modifyGroup'>, options?: AccountCallOptions) {
+    return this.#call('modifyGroup', 'PUT', accountPath('authgroups', groupId), fields, { group_id: groupId }, options);
   }
-  createGroup(groupId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['createGroup']>('POST', this.path('authgroups', groupId), fields, { group_id: groupId }, tweaks);
+  listGroups(query: AccountFields<'listGroups'> = {}, options?: AccountCallOptions) {
+    return this.#call('listGroups', 'GET', accountPath('authgroups'), query, {}, options);
   }
-  modifyGroup(groupId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['modifyGroup']>('PUT', this.path('authgroups', groupId), fields, { group_id: groupId }, tweaks);
+  getGroup(groupId: string, options?: AccountCallOptions) {
+    return this.#call('getGroup', 'GET', accountPath('authgroups', groupId), {}, { group_id: groupId }, options);
   }
-  listGroups(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['listGroups']>('GET', this.path('authgroups'), query, {}, tweaks);
+  registerUser(loginId: string, fields: AccountFields<'registerUser'>, options?: AccountCallOptions) {
+    return this.#call('registerUser', 'POST', accountPath('users', loginId), fields, { user_login_id: loginId }, options);
   }
-  getGroup(groupId: string, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['getGroup']>('GET', this.path('authgroups', groupId), {}, { group_id: groupId }, tweaks);
+  modifyUser(loginId: string, fields: AccountFields<'modifyUser'>, options?: AccountCallOptions) {
+    return this.#call('modifyUser', 'PUT', accountPath('users', loginId), fields, { user_login_id: loginId }, options);
   }
-  registerUser(loginId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['registerUser']>('POST', this.path('users', loginId), fields, { user_login_id: loginId }, tweaks);
+  listUsers(query: AccountFields<'listUsers'> = {}, options?: AccountCallOptions) {
+    return this.#call('listUsers', 'GET', accountPath('users'), query, {}, options);
   }
-  modifyUser(loginId: string, fields: Fields, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['modifyUser']>('PUT', this.path('users', loginId), fields, { user_login_id: loginId }, tweaks);
-  }
-  listUsers(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['listUsers']>('GET', this.path('users'), query, {}, tweaks);
-  }
-  getUser(loginId: string, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['getUser']>('GET', this.path('users', loginId), {}, { user_login_id: loginId }, tweaks);
+  getUser(loginId: string, options?: AccountCallOptions) {
+    return this.#call('getUser', 'GET', accountPath('users', loginId), {}, { user_login_id: loginId }, options);
   }
   /** The app's audit events (interface 207), filtered and paged as docs/contract.md §10 says. */
-  auditEvents(query: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['auditEvents']>('GET', this.path('audit-events'), query, {}, tweaks);
+  auditEvents(query: AccountFields<'auditEvents'> = {}, options?: AccountCallOptions) {
+    return this.#call('auditEvents', 'GET', accountPath('audit-events'), query, {}, options);
   }
-  userAuths(loginId: string, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['userAuths']>('GET', this.path('users', loginId, 'auths'), {}, { user_login_id: loginId }, tweaks);
+  userAuths(loginId: string, options?: AccountCallOptions) {
+    return this.#call('userAuths', 'GET', accountPath('users', loginId, 'auths'), {}, { user_login_id: loginId }, options);
   }
-  userHasAuth(loginId: string, authId: string, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['userHasAuth']>(
-      'GET',
-      this.path('users', loginId, 'auths', authId),
-      {},
-      { user_login_id: loginId, auth_id: authId },
-      tweaks,
-    );
+  userHasAuth(loginId: string, authId: string, options?: AccountCallOptions) {
+    return this.#call('userHasAuth', 'GET', accountPath('users', loginId, 'auths', authId), {}, { user_login_id: loginId, auth_id: authId }, options);
   }
 
   /** Logs in with a clear-text password, encrypted here with the app's AES key (docs/contract.md §4). */
-  async login(loginId: string, password: string, fields: Fields = {}, tweaks?: RequestTweaks) {
-    return this.loginEncrypted(loginId, await this.encryptPassword(password), fields, tweaks);
+  async login(loginId: string, password: string, fields: Omit<AccountFields<'login'>, 'user_pwd_encrypt'> = {}, options?: AccountCallOptions) {
+    return this.loginEncrypted(loginId, await this.encryptPassword(password), fields, options);
   }
-  loginEncrypted(loginId: string, userPwdEncrypt: string, fields: Fields = {}, tweaks?: RequestTweaks) {
-    return this.request<AccountAnswers['login']>(
-      'POST',
-      this.path('users', 'login', loginId),
-      { ...fields, user_pwd_encrypt: userPwdEncrypt },
-      { user_login_id: loginId },
-      tweaks,
-    );
+  loginEncrypted(loginId: string, userPwdEncrypt: string, fields: Omit<AccountFields<'login'>, 'user_pwd_encrypt'> = {}, options?: AccountCallOptions) {
+    return this.#call('login', 'POST', accountPath('users', 'login', loginId), { ...fields, user_pwd_encrypt: userPwdEncrypt }, { user_login_id: loginId }, options);
   }
 
   /** `user_pwd_encrypt` of a password under the app's AES key and mode (gcm by default). */
-  async encryptPassword(password: string): Promise<string> {
-    const { aesKey, aesMode = 'gcm' } = this.options;
-    if (aesKey === undefined) throw new Error('AccountClient: aesKey is needed to encrypt a password');
-    this.aesKey ??= deriveAesKey(aesKey);
-    return encryptPassword(password, await this.aesKey, aesMode);
+  encryptPassword(password: string): Promise<string> {
+    return this.#transport.encryptPassword(password);
+  }
+
+  /** The docs/contract.md §2 signature of a request to `path` (the service path) with `params` (path ids included). */
+  sign(method: string, path: string, params: Readonly<Record<string, string>>): Promise<string> {
+    return this.#transport.sign(method, path, params);
   }
 }

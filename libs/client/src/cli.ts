@@ -13,11 +13,11 @@
  * account service) and ADMIN_TOKEN.
  */
 import { type AesMode, DEMO_APP } from '@geoaccount/signing/portable';
-import { AccountClient, type Fields } from './account-client';
+import { type Fields, TestAccountClient } from './account-transport';
 import { AdminClient } from './admin-client';
 import type { AdminRole } from './admin-types';
 import type { ClientResponse } from './http';
-import { LbsClient } from './lbs-client';
+import { TestLbsClient } from './lbs-client';
 
 type Command = { args: string[]; run: (a: string[], f: Fields) => Promise<ClientResponse<unknown>> };
 
@@ -110,8 +110,8 @@ export function commands(env: NodeJS.ProcessEnv): Record<Service, Record<string,
     aesKey: env.APP_AES_KEY ?? DEMO_APP.aesKey,
     aesMode: (env.APP_AES_MODE ?? DEMO_APP.aesMode) as AesMode,
   };
-  const account = new AccountClient({ baseUrl: env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', ...app });
-  const lbs = new LbsClient({ baseUrl: env.LOCATION_URL ?? 'http://127.0.0.1:3002', userToken: app.appToken, secret: app.secret });
+  const account = new TestAccountClient({ baseUrl: env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', ...app });
+  const lbs = new TestLbsClient({ baseUrl: env.LOCATION_URL ?? 'http://127.0.0.1:3002', appToken: app.appToken, secret: app.secret });
   const admin = new AdminClient({ baseUrl: env.ADMIN_URL ?? env.ACCOUNT_URL ?? 'http://127.0.0.1:3001', token: env.ADMIN_TOKEN || undefined });
   return {
     admin: adminCommands(admin),

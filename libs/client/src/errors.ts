@@ -20,3 +20,38 @@ export class ApiError extends Error {
 export function isApiError(err: unknown): err is ApiError {
   return err instanceof ApiError;
 }
+
+/** The code of a network failure: the system error's (`ECONNREFUSED`, `ENOTFOUND`, …), or `TimeoutError` for `timeoutMs`. */
+function codeOf(cause: unknown): string | undefined {
+  for (let err = cause, depth = 0; typeof err === 'object' && err !== null && depth < 4; depth++) {
+    const { code, name } = err as { code?: unknown; name?: unknown };
+    if (typeof code === 'string') return code;
+    if (name === 'TimeoutError') return 'TimeoutError';
+    err = (err as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A request that got no answer: the service unreachable, the connection broken, or no whole
+ * answer within `timeoutMs`. Names the method, the URL and the cause; `cause` is the error of
+ * `fetch`, `code` the system error code when there is one (`ECONNREFUSED`, `TimeoutError`).
+ */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  readonly code: string | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
+    const code = codeOf(cause);
+    super(`${method} ${url} failed: ${code ?? (cause instanceof Error ? cause.message : String(cause))}`, { cause });
+    this.code = code;
+  }
+}
+
+export function isNetworkError(err: unknown): err is NetworkError {
+  return err instanceof NetworkError;
+}

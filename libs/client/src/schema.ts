@@ -44,10 +44,15 @@ export type AccountOperationName =
 
 type AccountOp<N extends AccountOperationName> = AccountOperations[N];
 
-/** The fields a caller sends to an account operation: its body (writes) or query (reads), without the signature's and the path ids. */
-export type AccountFields<N extends AccountOperationName> = Omit<
-  [BodyOf<AccountOp<N>>] extends [never] ? QueryOf<AccountOp<N>> : BodyOf<AccountOp<N>>,
-  ClientSupplied
+/**
+ * The fields a caller sends to an account operation: its body (writes) or query (reads),
+ * without the signature's and the path ids. Every field is optional here, so that a form's
+ * `Record<string, string>` can be passed as it is; a required one left out is refused by the
+ * service (400 90100 naming it). A field the operation does not take, or a value outside a
+ * field's enumeration, does not compile.
+ */
+export type AccountFields<N extends AccountOperationName> = Partial<
+  Omit<[BodyOf<AccountOp<N>>] extends [never] ? QueryOf<AccountOp<N>> : BodyOf<AccountOp<N>>, ClientSupplied>
 >;
 /** Any answer of an account operation (success or failure). */
 export type AccountAnswer<N extends AccountOperationName> = AnswerOf<AccountOp<N>>;

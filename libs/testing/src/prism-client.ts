@@ -15,12 +15,21 @@ export function fetchVia(serviceUrl: string): typeof fetch {
   const prism = prismUrl();
   if (!prism) return fetch;
   const service = new URL(serviceUrl);
-  return (input, init) => {
-    const target = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
+  return async (input, init) => {
+    if (!(input instanceof Request)) {
+      const target = new URL(input.toString());
+      if (target.origin !== service.origin) return fetch(input, init);
+      const headers = new Headers(init?.headers);
+      headers.set(UPSTREAM_HEADER, service.origin);
+      return fetch(prism + target.pathname + target.search, { ...init, headers });
+    }
+    // A Request (openapi-fetch): its body as bytes, so that it goes with a Content-Length.
+    const target = new URL(input.url);
     if (target.origin !== service.origin) return fetch(input, init);
-    const headers = new Headers(init?.headers);
+    const headers = new Headers(input.headers);
     headers.set(UPSTREAM_HEADER, service.origin);
-    return fetch(prism + target.pathname + target.search, { ...init, headers });
+    const body = input.method === 'GET' || input.method === 'HEAD' ? null : await input.arrayBuffer();
+    return fetch(prism + target.pathname + target.search, { method: input.method, headers, body, signal: input.signal });
   };
 }
 

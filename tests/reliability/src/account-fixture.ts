@@ -1,4 +1,4 @@
-import type { AccountClient } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import { APP_A, APP_B, accountClient } from './apps';
 import { type TestDatabase, createTestDatabase } from './database';
 import { ServiceProcess } from './service-process';
@@ -7,8 +7,8 @@ export interface AccountFixture {
   db: TestDatabase;
   svc: ServiceProcess;
   /** Signed clients of apps A and B. */
-  a: AccountClient;
-  b: AccountClient;
+  a: TestAccountClient;
+  b: TestAccountClient;
   /** Stops the service (SIGTERM) and drops the database. */
   close(): Promise<void>;
 }

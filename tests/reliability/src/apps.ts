@@ -1,5 +1,5 @@
 import type { AppCredential } from '@geoaccount/signing';
-import { AccountClient, LbsClient } from '@geoaccount/client';
+import { TestAccountClient, TestLbsClient } from '@geoaccount/client/internal';
 
 /**
  * The client apps registered with every service the suite starts. Their secrets and AES keys
@@ -41,8 +41,8 @@ export function appCredentialsEnv(apps: AppCredential[] = APPS): string {
   return JSON.stringify(apps);
 }
 
-export function accountClient(baseUrl: string, app: AppCredential = APP_A, options: { nonce?: boolean } = {}): AccountClient {
-  return new AccountClient({
+export function accountClient(baseUrl: string, app: AppCredential = APP_A, options: { nonce?: boolean } = {}): TestAccountClient {
+  return new TestAccountClient({
     retries: 0,
     baseUrl,
     appToken: app.appToken,
@@ -53,8 +53,8 @@ export function accountClient(baseUrl: string, app: AppCredential = APP_A, optio
   });
 }
 
-export function lbsClient(baseUrl: string, app: AppCredential = APP_A): LbsClient {
-  return new LbsClient({ retries: 0, baseUrl, userToken: app.appToken, secret: app.secret });
+export function lbsClient(baseUrl: string, app: AppCredential = APP_A): TestLbsClient {
+  return new TestLbsClient({ retries: 0, baseUrl, appToken: app.appToken, secret: app.secret });
 }
 
 /** Every secret the suite hands to a service, by name (for the log scan). */

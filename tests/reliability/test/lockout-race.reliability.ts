@@ -1,4 +1,4 @@
-import type { AccountClient } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import { type AccountFixture, accountOnFreshDatabase } from '../src/account-fixture';
 import { APP_A, accountClient } from '../src/apps';
 import { figure } from '../src/figures';
@@ -24,8 +24,8 @@ const ATTEMPTS = 120;
  */
 describe(`lockout race: ${ATTEMPTS} concurrent logins for one login id over two account instances`, () => {
   let f: AccountFixture;
-  let one: AccountClient;
-  let two: AccountClient;
+  let one: TestAccountClient;
+  let two: TestAccountClient;
 
   beforeAll(async () => {
     const env = { LOGIN_MAX_FAILURES: String(MAX_FAILURES) };

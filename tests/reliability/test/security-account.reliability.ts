@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AccountClient } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import { signAccount } from '@geoaccount/signing';
 import { type AccountFixture, accountOnFreshDatabase } from '../src/account-fixture';
 import { APP_A, APP_B, accountClient } from '../src/apps';
@@ -13,7 +13,7 @@ const now = () => Math.floor(Date.now() / 1000);
 type Body = Record<string, unknown>;
 
 /** App A's records: what app B probes. */
-async function seedAppA(a: AccountClient): Promise<void> {
+async function seedAppA(a: TestAccountClient): Promise<void> {
   const ok = (r: { status: number; body: unknown }) => expect(r).toMatchObject({ status: 201, body: { response_code: '90000' } });
   ok(await a.createAuth('T1', { auth_name: 'tenant A root', auth_state: '1' }));
   ok(await a.createAuth('T2', { auth_name: 'tenant A child', auth_state: '1', parent_auth_id: 'T1' }));
@@ -46,7 +46,7 @@ describe('security (account)', () => {
   });
 
   describe('tenant isolation: app B × app A’s records', () => {
-    type Cell = [string, (b: AccountClient) => Promise<{ status: number; body: unknown }>, number, string, Body?];
+    type Cell = [string, (b: TestAccountClient) => Promise<{ status: number; body: unknown }>, number, string, Body?];
     const reads: Cell[] = [
       ['GET /auths/{A’s id}', (b) => b.getAuth('T1'), 404, '10301'],
       ['GET /auths?auth_ids={A’s ids}', (b) => b.listAuths({ auth_ids: 'T1,T2' }), 200, '10201', { count: '0', list: [] }],

@@ -82,7 +82,7 @@ async function scenario(sdk, urls, apps, tag) {
       out[app.aesMode + '_wrong'] = [err instanceof sdk.ApiError, err.status, err.code].join(' ');
     }
   }
-  const lbs = new sdk.LbsClient({ baseUrl: urls.location, userToken: apps[0].appToken, secret: apps[0].secret });
+  const lbs = new sdk.LbsClient({ baseUrl: urls.location, appToken: apps[0].appToken, secret: apps[0].secret });
   const place = (await lbs.lbsQuery({ longitude: '116.397', latitude: '39.909' })).ok();
   out.place = place.standardCode + ' ' + place.provinceName;
   return out;

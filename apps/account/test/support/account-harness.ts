@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { type AppCredential, AppRegistry } from '@geoaccount/signing';
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient } from '@geoaccount/client/internal';
 import { fetchVia } from '@geoaccount/testing';
 import { createAccountApp } from '../../src/app';
 import { type AccountConfig, loadAccountConfig } from '../../src/config/account.config';
@@ -30,16 +30,16 @@ export interface AccountHarness {
   config: AccountConfig;
   baseUrl: string;
   /** Signed clients of app A and app B. */
-  a: AccountClient;
-  b: AccountClient;
+  a: TestAccountClient;
+  b: TestAccountClient;
   /** A client of app A with a fresh random nonce on every request. */
-  aWithNonce: AccountClient;
+  aWithNonce: TestAccountClient;
   /** A pool on the run's own database, for assertions on what was stored. */
   db: Pool;
   databaseName: string;
   databaseUrl: string;
   /** A signed client for another app of this run (e.g. with other credentials). */
-  client(app: AppCredential, options?: { nonce?: boolean }): AccountClient;
+  client(app: AppCredential, options?: { nonce?: boolean }): TestAccountClient;
   close(): Promise<void>;
 }
 
@@ -62,7 +62,7 @@ export interface RunningAccountApp {
   app: INestApplication;
   config: AccountConfig;
   baseUrl: string;
-  client(app: AppCredential, options?: { nonce?: boolean }): AccountClient;
+  client(app: AppCredential, options?: { nonce?: boolean }): TestAccountClient;
 }
 
 /**
@@ -83,7 +83,7 @@ export async function listenAccountApp(databaseUrl: string, options: HarnessOpti
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const client = (cred: AppCredential, opts: { nonce?: boolean } = {}) =>
-    new AccountClient({
+    new TestAccountClient({
       retries: 0,
       baseUrl,
       appToken: cred.appToken,

@@ -1,10 +1,10 @@
-import type { AccountClient, Fields } from '@geoaccount/client';
+import type { TestAccountClient, Fields } from '@geoaccount/client/internal';
 
 /** A valid registration: the fields the contract requires. */
 export const NEW_USER = { user_name: 'Alice', user_type: 'C', user_pwd: 'P@ssw0rd!' } as const;
 
 /** Registers a user through the API and fails the test unless it answers 201/90000; returns its user_id. */
-export async function seedUser(client: AccountClient, loginId: string, fields: Fields = {}): Promise<string> {
+export async function seedUser(client: TestAccountClient, loginId: string, fields: Fields = {}): Promise<string> {
   const res = await client.registerUser(loginId, { ...NEW_USER, ...fields });
   const body = res.body as { response_code?: string; user_id?: string };
   if (res.status !== 201 || body.response_code !== '90000' || !body.user_id) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
-import { LbsClient } from '@geoaccount/client';
+import { TestLbsClient } from '@geoaccount/client/internal';
 import { fetchVia } from '@geoaccount/testing';
 import { AppRegistry, DEMO_APP } from '@geoaccount/signing';
 import { Redis } from 'ioredis';
@@ -77,9 +77,9 @@ export class LogCapture extends Writable {
 export interface LocationSession {
   app: INestApplication;
   url: string;
-  client: LbsClient;
+  client: TestLbsClient;
   /** A client that talks to the service directly, never through Prism (for suites bound by time, e.g. a rate budget). */
-  direct: LbsClient;
+  direct: TestLbsClient;
   logs: LogCapture;
   close(): Promise<void>;
 }
@@ -96,7 +96,7 @@ export async function startLocation(env: Record<string, string | undefined>): Pr
   const app = await createLocationApp(config, new AppRegistry([DEMO_APP]), { logStream: logs });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const client = new LbsClient({ retries: 0, baseUrl: url, userToken: DEMO_APP.appToken, secret: DEMO_APP.secret, fetch: fetchVia(url) });
-  const direct = new LbsClient({ retries: 0, baseUrl: url, userToken: DEMO_APP.appToken, secret: DEMO_APP.secret });
+  const client = new TestLbsClient({ retries: 0, baseUrl: url, appToken: DEMO_APP.appToken, secret: DEMO_APP.secret, fetch: fetchVia(url) });
+  const direct = new TestLbsClient({ retries: 0, baseUrl: url, appToken: DEMO_APP.appToken, secret: DEMO_APP.secret });
   return { app, url, client, direct, logs, close: () => app.close() };
 }

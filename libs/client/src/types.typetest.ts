@@ -1,0 +1,56 @@
+// Compile-time tests of the SDK's types, run by `pnpm typecheck` (never executed): each
+// `@ts-expect-error` line must stay an error, or the typecheck fails ("unused directive").
+import { type AccountClient, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
+
+export async function accountTypes(client: AccountClient): Promise<void> {
+  await client.createAuth('A1', { auth_name: 'Orders', auth_state: '1', sub_auth_flag: '0' });
+  // @ts-expect-error a misspelt field does not compile
+  await client.createAuth('A1', { auth_nmae: 'Orders' });
+  // @ts-expect-error nor an unknown one next to the right ones
+  await client.createAuth('A1', { auth_name: 'Orders', auth_colour: 'red' });
+  // @ts-expect-error nor a value outside the field's enumeration
+  await client.createAuth('A1', { auth_name: 'Orders', auth_state: '7' });
+  // A form's fields as they are (required ones are checked by the service: 400 90100).
+  await client.registerUser('alice', {} as Record<string, string>);
+  // @ts-expect-error the signing fields are the client's, not the caller's
+  await client.listAuths({ signature: 'ab' });
+  await client.listUsers({ page_number: '2', page_size: '10' }, { timeoutMs: 1000, signal: AbortSignal.timeout(5000) });
+
+  const res = await client.getAuth('A1');
+  if (res.body.response_code === '10301') return; // a code getAuth answers
+  // @ts-expect-error a result code getAuth never answers does not compile
+  if (res.body.response_code === '99999') return;
+  // @ts-expect-error nor one of another operation
+  if (res.body.response_code === '10201') return;
+  const auth = res.ok();
+  const name: string = auth.auth_name;
+  // @ts-expect-error an answer field that does not exist
+  void auth.auth_nmae;
+  const users = (await client.listUsers()).ok();
+  const first: string | undefined = users.user_list[0]?.user_login_id;
+  const held = (await client.userHasAuth('alice', 'A1')).ok();
+  const has: '0' | '1' = held.has_auth;
+  void [name, first, has];
+}
+
+export async function lbsTypes(lbs: LbsClient): Promise<void> {
+  const place = (await lbs.lbsQuery({ longitude: '116.397', latitude: '39.909', merId: 'M1' })).ok();
+  const code: string = place.standardCode;
+  // @ts-expect-error a misspelt parameter does not compile
+  await lbs.lbsQuery({ longitude: '116.397', latitud: '39.909' });
+  const found = (await lbs.addressQuery({ city: '北京市', address: '长安街1号' })).ok();
+  // @ts-expect-error a success is never code 099
+  if (found.code === '099') return;
+  // @ts-expect-error nor an lbsStat a success never has
+  if (found.lbsStat === '0') return;
+  const answer = (await lbs.baseStationQuery({ mcc: '460', mnc: '0', lac: '1', cellid: '2' })).body as LbsAnswer<'baseStationQuery'>;
+  // @ts-expect-error a code the location service never answers
+  if (answer.code === '200') return;
+  void code;
+}
+
+export function errorTypes(err: unknown): string {
+  if (err instanceof NetworkError) return `${err.url} ${err.code ?? ''}`;
+  if (err instanceof ApiError) return `${err.status} ${err.code}`;
+  return '';
+}
