@@ -1,4 +1,4 @@
-import { type ApiResponse, type TransportOptions, send, withRetries } from './http';
+import { type ApiResponse, type LooseAnswer, type TransportOptions, send, withRetries } from './http';
 import type { AdminAnswers, AdminRole } from './admin-types';
 
 export interface AdminClientOptions extends TransportOptions {
@@ -65,7 +65,7 @@ export class AdminClient {
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
     if (qs) url += `?${qs}`;
     return withRetries(method, this.options, () =>
-      send<T>(method, url, {}, { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) }),
+      send<T, LooseAnswer<T>>(method, url, {}, { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) }),
     );
   }
 
