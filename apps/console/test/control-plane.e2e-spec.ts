@@ -134,7 +134,8 @@ describe('console: apps, credentials, operators and roles', () => {
     await change.getByLabel('role', { exact: true }).selectOption('app_admin');
     await change.getByLabel('apps', { exact: true }).fill(appToken);
     await change.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: '90000' }).waitFor();
+    // The table is read again after the answer: the row shows the new role.
+    await page.getByRole('table', { name: 'Operators' }).getByRole('row', { name: /cp-new app_admin/ }).waitFor();
     expect((await api.getOperator('cp-new')).ok()).toMatchObject({ role: 'app_admin', apps: [appToken] });
     await expectAccessible(page, 'admin operators');
 
