@@ -1,4 +1,4 @@
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient as AccountClient } from '@geoaccount/client/internal';
 import { APP_A, APP_B, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { type AdminAuth, AdminClient, CONTROL_PLANE_ENV, TEST_ADMIN_TOKEN } from './support/admin-client';
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Pool } from 'pg';
-import { AccountClient } from '@geoaccount/client';
+import { TestAccountClient as AccountClient } from '@geoaccount/client/internal';
 import { type ServiceProcess, buildService, startServiceProcess } from '@geoaccount/testing';
 import { type AdminAnswer, AdminClient, TEST_ADMIN_TOKEN, TEST_INTERNAL_TOKEN } from './support/admin-client';
 import { createTestDatabase, dropTestDatabase } from './support/database';

@@ -134,9 +134,9 @@ export function filled(fields: Record<string, string>, keepEmpty: readonly strin
 
 /** Runs a call; a 401 sends the operator back to Connect with the service's message. */
 export function guard(unauthorized: (message: string) => void) {
-  return async <T,>(call: Promise<ApiResponse<T>>): Promise<ApiResponse<T>> => {
+  return async <T, B>(call: Promise<ApiResponse<T, B>>): Promise<ApiResponse<T, B>> => {
     const res = await call;
-    if (res.status === 401) unauthorized(outcomeOf(res).message);
+    if (res.status === 401) unauthorized(outcomeOf(res as unknown as ApiResponse<unknown>).message);
     return res;
   };
 }

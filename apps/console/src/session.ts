@@ -1,4 +1,4 @@
-import { type AccountAnswers, AdminClient, type AdminRole, type AdminSession, type ApiResponse, type LbsAnswers, send } from '@geoaccount/client';
+import { type AccountAnswers, AdminClient, type AdminRole, type AdminSession, type ApiResponse, type ClientResponse, type LbsAnswers, send } from '@geoaccount/client';
 
 /**
  * The operator's session (docs/contract.md §12, §14): an `HttpOnly` cookie the browser keeps
@@ -41,7 +41,7 @@ function defined(fields: Fields): Record<string, string> {
 export class ConsoleAccount {
   constructor(readonly appToken: string) {}
 
-  private call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', segments: string[], fields: Fields = {}): Promise<ApiResponse<T>> {
+  private call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', segments: string[], fields: Fields = {}): Promise<ClientResponse<T>> {
     const url = `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/account/v1.0.1/${segments.map(encodeURIComponent).join('/')}`;
     const csrf = admin.sessionState.csrfToken;
     const headers: Record<string, string> = method !== 'GET' && csrf ? { 'X-CSRF-Token': csrf } : {};
@@ -69,10 +69,10 @@ export class ConsoleAccount {
 export class ConsoleLbs {
   constructor(readonly appToken: string) {}
 
-  private call<Op extends keyof LbsAnswers>(operation: Op, params: Fields): Promise<ApiResponse<LbsAnswers[Op]>> {
+  private call<Op extends keyof LbsAnswers>(operation: Op, params: Fields): Promise<ClientResponse<LbsAnswers[Op]>> {
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries(params)) if (v !== undefined) query[`param.${k}`] = v;
-    return send('GET', `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/lbsapi/api/${operation}`, query, { envelope: 'location' });
+    return send<LbsAnswers[Op]>('GET', `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/lbsapi/api/${operation}`, query, { envelope: 'location' });
   }
 
   lbsQuery = (p: Fields) => this.call('lbsQuery', p);

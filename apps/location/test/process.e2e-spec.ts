@@ -84,9 +84,9 @@ describe('the location service process', () => {
     account.apps = [{ app_token: 'app-0c0ffee0000000000000000000000001', aes_mode: 'gcm', credentials: [credential] }];
     try {
       service = await start({ APP_CREDENTIALS: '', APPS_URL: account.url, INTERNAL_TOKEN: token, GEOCODER: 'offline' });
-      const client = new LbsClient({ retries: 0, baseUrl: service.url, userToken: 'app-0c0ffee0000000000000000000000001', secret: credential.secret });
+      const client = new TestLbsClient({ retries: 0, baseUrl: service.url, appToken: 'app-0c0ffee0000000000000000000000001', secret: credential.secret });
       expect((await client.lbsQuery({ longitude: '116.391275', latitude: '39.907501' })).status).toBe(200);
-      const demo = new LbsClient({ retries: 0, baseUrl: service.url, userToken: APP.appToken, secret: APP.secret });
+      const demo = new TestLbsClient({ retries: 0, baseUrl: service.url, appToken: APP.appToken, secret: APP.secret });
       expect((await demo.lbsQuery({ longitude: '116.391275', latitude: '39.907501' })).status).toBe(401);
       service.child.kill('SIGTERM');
       expect(await service.exited).toEqual({ code: 0, signal: null });

@@ -1,4 +1,4 @@
-import { type ApiResponse, type LooseAnswer, type TransportOptions, send, withRetries } from './http';
+import { type ClientResponse, type TransportOptions, send, withRetries } from './http';
 import type { AdminAnswers, AdminRole } from './admin-types';
 
 export interface AdminClientOptions extends TransportOptions {
@@ -56,7 +56,7 @@ export class AdminClient {
   }
 
   /** Sends one request; `body` is JSON. GETs are retried like the other clients'. */
-  request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: object, query: Record<string, string | undefined> = {}): Promise<ApiResponse<T>> {
+  request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: object, query: Record<string, string | undefined> = {}): Promise<ClientResponse<T>> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.options.token !== undefined) headers.Authorization = `Bearer ${this.options.token}`;
     if (this.session.cookie !== undefined) headers.Cookie = this.session.cookie;
@@ -65,14 +65,14 @@ export class AdminClient {
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
     if (qs) url += `?${qs}`;
     return withRetries(method, this.options, () =>
-      send<T, LooseAnswer<T>>(method, url, {}, { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) }),
+      send<T>(method, url, {}, { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) }),
     );
   }
 
   // --- sessions -------------------------------------------------------------------------
 
   /** Signs an operator in; on 201 the client holds the session (cookie and CSRF token) for the next calls. */
-  async openSession(login: string, password: string): Promise<ApiResponse<AdminAnswers['openSession']>> {
+  async openSession(login: string, password: string): Promise<ClientResponse<AdminAnswers['openSession']>> {
     const res = await this.request<AdminAnswers['openSession']>('POST', '/sessions', { login, password });
     if (res.status === 201) {
       const cookie = /^([^=;\s]+=[^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
@@ -82,7 +82,7 @@ export class AdminClient {
   }
 
   /** Who the client acts as (with a session: its CSRF token again, which the client keeps). */
-  async currentSession(): Promise<ApiResponse<AdminAnswers['currentSession']>> {
+  async currentSession(): Promise<ClientResponse<AdminAnswers['currentSession']>> {
     const res = await this.request<AdminAnswers['currentSession']>('GET', '/sessions/current');
     const csrf = res.headers.get('x-csrf-token');
     if (csrf) this.session = { ...this.session, csrfToken: csrf };
@@ -90,7 +90,7 @@ export class AdminClient {
   }
 
   /** Ends the session and forgets it. */
-  async closeSession(): Promise<ApiResponse<AdminAnswers['closeSession']>> {
+  async closeSession(): Promise<ClientResponse<AdminAnswers['closeSession']>> {
     const res = await this.request<AdminAnswers['closeSession']>('DELETE', '/sessions/current');
     this.session = {};
     return res;

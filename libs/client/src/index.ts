@@ -2,7 +2,7 @@
 // and browsers (Web Crypto, fetch; no Node API). Request and answer types are generated from the
 // services' OpenAPI documents (`./generated`, `pnpm client-types`).
 export * from './errors';
-export { ApiResponse, NO_DATA_CODES, observeResponses, retryAfterMs, type AnswerBody, type LooseAnswer, type CallOptions, type ClientResponse, type Envelope, type ObservedResponse, type TransportOptions } from './http';
+export { ApiResponse, NO_DATA_CODES, observeResponses, retryAfterMs, send, type AnswerBody, type LooseAnswer, type CallOptions, type ClientResponse, type Envelope, type ObservedResponse, type TransportOptions } from './http';
 export * from './types';
 export * from './account-client';
 export { LBS_BUSINESS_PARAMS, LBS_OPERATIONS, LbsClient, type BusinessParams, type LbsClientOptions, type LbsResponse, type LbsResult } from './lbs-client';

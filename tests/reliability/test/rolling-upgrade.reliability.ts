@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { AccountClient } from '@geoaccount/client';
+import type { TestAccountClient } from '@geoaccount/client/internal';
 import { APP_A, accountClient } from '../src/apps';
 import { type TestDatabase, createTestDatabase } from '../src/database';
 import { figure } from '../src/figures';
@@ -44,7 +44,7 @@ describe('rolling upgrade: the previous release and the current one on one datab
   });
 
   /** The main flows of one version, objects named by `tag`; returns the failures. */
-  async function flows(client: AccountClient, tag: string, i: number): Promise<string[]> {
+  async function flows(client: TestAccountClient, tag: string, i: number): Promise<string[]> {
     const failures: string[] = [];
     const expect201 = async (what: string, p: Promise<{ status: number; body: unknown }>, status = 201) => {
       const res = await p;

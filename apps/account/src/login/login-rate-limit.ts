@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountCodes, RetryLaterException } from '@geoaccount/api';
+import { RetryLaterException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { TokenBucketLimiter } from '@geoaccount/http';
 import { AccountConfig } from '../config/account.config';
 import { PasswordHasher } from '../users/password-hasher';

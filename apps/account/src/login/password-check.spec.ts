@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { Metrics } from '@geoaccount/observability';
 import { loadAccountConfig } from '../config/account.config';
 import { DirectoryService } from '../directory/directory.service';
@@ -9,6 +10,8 @@ import { checkLoginPassword } from './password-check';
  * wrong or blank password, with a directory or without one. Counted, not timed: each path runs
  * exactly one argon2 verification.
  */
+const APP = asAppToken('app-1');
+
 describe('checkLoginPassword', () => {
   const config = loadAccountConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' });
   const hasher = new PasswordHasher(config);
@@ -49,16 +52,16 @@ describe('checkLoginPassword', () => {
       ['domain', '   '],
     ] as const)('%s id, password %j: refused after one argon2 verification', async (kind, password) => {
       const before = hasher.verifications;
-      const check = await checkLoginPassword('app-1', 'bob', users[kind](), password, hasher, directory);
+      const check = await checkLoginPassword(APP, 'bob', users[kind](), password, hasher, directory);
       expect(check.ok).toBe(false);
       expect(hasher.verifications - before).toBe(1);
     });
   });
 
   it('still accepts the right password, and asks the directory for a domain user', async () => {
-    expect((await checkLoginPassword('app-1', 'bob', users.ordinary(), 'right', hasher, refusingDirectory)).ok).toBe(true);
+    expect((await checkLoginPassword(APP, 'bob', users.ordinary(), 'right', hasher, refusingDirectory)).ok).toBe(true);
     const calls = directoryCalls;
-    expect((await checkLoginPassword('app-1', 'bob', users.domain(), 'right', hasher, refusingDirectory)).ok).toBe(true);
+    expect((await checkLoginPassword(APP, 'bob', users.domain(), 'right', hasher, refusingDirectory)).ok).toBe(true);
     expect(directoryCalls).toBe(calls + 1);
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash, parseOptions, verify } from '@node-rs/argon2';
-import { AccountCodes, RetryLaterException } from '@geoaccount/api';
+import { RetryLaterException } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { AccountConfig } from '../config/account.config';
 import { HashingBusyError, HashingPool } from './hashing-pool';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AuditEvent } from '@geoaccount/client';
+import type { AdminAuditEvent } from '@geoaccount/client';
 import { Choice, Field, Result, SearchForm, Section, filled, guard } from '../components';
 import { type Outcome, type PageProps, outcomeOf } from '../session';
 
@@ -32,7 +32,7 @@ function Changes({ changes }: { changes: string }) {
 export function AuditPage({ session, unauthorized }: PageProps) {
   const call = guard(unauthorized);
   const [filters, setFilters] = useState(FILTERS);
-  const [events, setEvents] = useState<AuditEvent[]>([]);
+  const [events, setEvents] = useState<AdminAuditEvent[]>([]);
   const [cursor, setCursor] = useState<{ current: string; next: string; previous: string[] }>({ current: '', next: '', previous: [] });
   const [outcome, setOutcome] = useState<Outcome>();
 
