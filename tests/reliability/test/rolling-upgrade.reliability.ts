@@ -117,7 +117,7 @@ describe('rolling upgrade: the previous release and the current one on one datab
       expect(await reader.getGroup(`${writer}-group-${i}`)).toMatchObject({ status: 200 });
     }
     // The audit trail holds the events of both, readable from both.
-    const pageOf = async (c: AccountClient) =>
+    const pageOf = async (c: TestAccountClient) =>
       ((await c.auditEvents({ page_size: '1000' })).body as { event_list: { resource_id: string }[] }).event_list;
     for (const c of [old, now]) {
       const ids = new Set((await pageOf(c)).map((e) => e.resource_id));
