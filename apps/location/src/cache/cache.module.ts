@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Metrics } from '@geoaccount/observability';
 import { LocationConfig } from '../config/location.config';
@@ -17,6 +18,7 @@ export async function createLookupCache(config: LocationConfig, metrics?: Metric
   if (!target) return meter(new MemoryLookupCache(config.CACHE_MAX_ENTRIES));
   const cache = new RedisLookupCache(target, {
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    tlsCa: config.REDIS_CA_FILE ? readFileSync(config.REDIS_CA_FILE, 'utf8') : undefined,
     onError: (operation, err) => metrics?.cache().error(operation, cacheErrorReason(err)),
   });
   // Redis down at start is not fatal: the service answers from the upstream meanwhile.

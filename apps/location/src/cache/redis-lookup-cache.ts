@@ -11,6 +11,11 @@ export interface RedisLookupCacheOptions {
   pauseAfterFailureMs?: number;
   /** Longest wait between two reconnection attempts. */
   maxReconnectDelayMs?: number;
+  /**
+   * PEM bundle that verifies the certificate of a `rediss://` server (a private CA); the
+   * system CAs otherwise. Verification is never turned off.
+   */
+  tlsCa?: string;
   /** Called on every failed command and connection error (metrics). */
   onError?: (operation: 'get' | 'set' | 'connection', err: unknown) => void;
 }
@@ -57,6 +62,7 @@ export class RedisLookupCache implements LookupCache {
       connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
       maxRetriesPerRequest: 0,
       connectionName: 'geoaccount-location',
+      ...(options.tlsCa !== undefined ? { tls: { ca: [options.tlsCa] } } : {}),
     };
     const retryStrategy = (times: number) => Math.min(100 * times, maxDelay);
     // A cluster follows failovers by itself: MOVED answers and connection errors make it

@@ -130,6 +130,15 @@ export class LocationConfig extends OperationsConfig {
   @Min(1)
   CACHE_MAX_ENTRIES = 100000;
 
+  /**
+   * PEM bundle that verifies a `rediss://` server's certificate (a private CA); unset: the
+   * system CAs. TLS is on with a `rediss://` URL, and the certificate is always verified.
+   */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  REDIS_CA_FILE?: string = undefined;
+
   /** A Redis command slower than this counts as a cache miss, so a dead Redis never slows answers. */
   @Type(() => Number)
   @IsInt()
