@@ -2,12 +2,13 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import { accountEnvelope } from '@geoaccount/api';
 import { PATH_ID_FIELDS } from './common/account-codes';
-import { FastPathAdapter, applyHttpDefaults, securityHeaders, setupOpenApi } from '@geoaccount/http';
+import { FastPathAdapter, apiCors, applyHttpDefaults, securityHeaders, setupOpenApi } from '@geoaccount/http';
 import { httpTimeoutsOf, useRequestObserver } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule } from './app.module';
 import { ACCOUNT_OPENAPI } from './openapi';
-import type { AccountConfig } from './config/account.config';
+import { type AccountConfig, accountCorsOrigins } from './config/account.config';
+import { ACCOUNT_API_PREFIX } from './common/account-api';
 import { defaultConsoleDir, serveConsole } from './console/console-files';
 import { CONSOLE_API_PREFIX, ConsoleProxy } from './console-proxy/console-proxy';
 import type { DirectoryConfig } from './config/directory.config';
@@ -36,6 +37,8 @@ export async function createAccountApp(
   });
   // JSON logs, request ids, metrics; the API's security headers; /docs. Health, metrics and docs are outside the signed API.
   useRequestObserver(app);
+  // CORS on the signed API only (docs/contract.md §12): never the admin API, the console, health or metrics.
+  app.use(apiCors(`/${ACCOUNT_API_PREFIX}/`, accountCorsOrigins(config)));
   app.use(securityHeaders());
   setupOpenApi(app, ACCOUNT_OPENAPI);
   // The console's calls on an app's data, signed here for the operator's session (docs/contract.md §12).

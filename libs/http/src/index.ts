@@ -5,3 +5,5 @@ export * from './openapi-schema';
 export * from './openapi';
 export * from './security-headers';
 export * from './shutdown';
+export * from './api-cors';
+export * from './trusted-proxies';

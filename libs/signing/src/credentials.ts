@@ -147,7 +147,33 @@ export function loadAppCredentials(env: NodeJS.ProcessEnv = process.env): { apps
   } catch {
     throw new CredentialsError(`${where}: not valid JSON`);
   }
-  return { apps: validate(parsed, where), demo: false };
+  const apps = validate(parsed, where);
+  if (env.NODE_ENV === 'production') refusePublicCredentials(apps, where);
+  return { apps, demo: false };
+}
+
+/** The placeholder values of docker/app-credentials.example.json start with this. */
+const EXAMPLE_PLACEHOLDER = 'change-me';
+
+/**
+ * With `NODE_ENV=production`, credentials anybody can read are refused, naming them: the demo
+ * app's token and secret (printed by `pnpm start`, in the docs) and the example file's
+ * `change-me-…` placeholders.
+ */
+export function refusePublicCredentials(apps: readonly AppCredential[], where: string): void {
+  apps.forEach((app, i) => {
+    const at = `${where}[${i}]`;
+    if (app.appToken === DEMO_APP.appToken) {
+      throw new CredentialsError(`${at}.appToken: the demo app token ${DEMO_APP.appToken} is public; not with NODE_ENV=production`);
+    }
+    if (app.secret === DEMO_APP.secret) throw new CredentialsError(`${at}.secret: the demo secret is public; not with NODE_ENV=production`);
+    if (app.secret.startsWith(EXAMPLE_PLACEHOLDER)) {
+      throw new CredentialsError(`${at}.secret: the example's placeholder "${EXAMPLE_PLACEHOLDER}-…"; not with NODE_ENV=production`);
+    }
+    if (app.aesKey?.startsWith(EXAMPLE_PLACEHOLDER)) {
+      throw new CredentialsError(`${at}.aesKey: the example's placeholder "${EXAMPLE_PLACEHOLDER}-…"; not with NODE_ENV=production`);
+    }
+  });
 }
 
 /**

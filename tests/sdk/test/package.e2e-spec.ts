@@ -91,6 +91,7 @@ async function scenario(sdk, urls, apps, tag) {
 
 describe('@geoaccount/client, packed and installed outside the workspace', () => {
   let dir: string;
+  let tarball: string;
   let database: string;
   let account: Service;
   let location: Service;
@@ -99,7 +100,7 @@ describe('@geoaccount/client, packed and installed outside the workspace', () =>
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sdk-consumer-'));
     execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: join(ROOT, 'libs/client'), stdio: ['ignore', 'ignore', 'inherit'] });
-    const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+    tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true }));
     // --offline: the package must need nothing from a registry
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', `./${tarball}`], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -145,6 +146,54 @@ describe('@geoaccount/client, packed and installed outside the workspace', () =>
     expect(readdirSync(join(dir, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual(['@geoaccount']);
     for (const f of ['index.cjs', 'index.mjs', 'index.d.ts', 'index.d.mts', 'cli.cjs']) expect(readdirSync(join(dir, 'node_modules/@geoaccount/client/dist'))).toContain(f);
     expect(readFileSync(join(dir, 'node_modules/@geoaccount/client/dist/index.mjs'), 'utf8')).not.toMatch(/from ['"]node:|require\(['"]node:/);
+  });
+
+  it('packs a clean manifest (prepack builds it) that publint and are-the-types-wrong accept', () => {
+    const installed = join(dir, 'node_modules/@geoaccount/client');
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    for (const field of ['scripts', 'nx', 'devDependencies', 'dependencies']) expect({ field, value: pkg[field] }).toEqual({ field, value: undefined });
+    expect(pkg).toMatchObject({
+      license: 'Apache-2.0',
+      sideEffects: false,
+      engines: { node: '>=20' },
+      repository: expect.objectContaining({ type: 'git', directory: 'libs/client' }),
+      homepage: expect.stringMatching(/^https:\/\//),
+    });
+    expect(JSON.stringify(pkg)).not.toMatch(/workspace:/);
+    // The workspace's manifest is back after packing.
+    expect(JSON.parse(readFileSync(join(ROOT, 'libs/client/package.json'), 'utf8'))).toHaveProperty('scripts.prepack');
+    const tool = (pkg: string, file: string) => join(ROOT, 'node_modules', pkg, file);
+    execFileSync(process.execPath, [tool('publint', 'src/cli.js'), installed, '--strict'], { stdio: 'pipe' });
+    // node16 and bundlers (node10 cannot resolve subpath exports such as /openapi-fetch at all).
+    execFileSync(process.execPath, [tool('@arethetypeswrong/cli', 'dist/index.js'), join(dir, tarball), '--profile', 'node16'], { stdio: 'pipe' });
+  });
+
+  it('type-checks a strict TypeScript program (exactOptionalPropertyTypes) against the installed types', () => {
+    writeFileSync(
+      join(dir, 'strict.ts'),
+      `import { AccountClient, LbsClient, NetworkError, type AccountResultCode } from '@geoaccount/client';
+import { accountSigning } from '@geoaccount/client/openapi-fetch';
+const account = new AccountClient({ baseUrl: 'http://127.0.0.1:1', appToken: 'app-1', secret: 's', timeoutMs: 1000 });
+export async function use(): Promise<string> {
+  const auth = (await account.getAuth('A1', { signal: AbortSignal.timeout(5000) })).ok();
+  const code: AccountResultCode<'getAuth'> = '10301';
+  // @ts-expect-error a misspelt field
+  await account.createAuth('A1', { auth_nmae: 'x' });
+  const lbs = new LbsClient({ baseUrl: 'http://127.0.0.1:2', appToken: 'app-1', secret: 's' });
+  const place = (await lbs.lbsQuery({ longitude: '1', latitude: '2' })).ok();
+  void accountSigning({ appToken: 'app-1', secret: 's' });
+  return [auth.auth_name, code, place.standardCode, String(NetworkError)].join();
+}
+`,
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false },
+        files: ['strict.ts'],
+      }),
+    );
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe', encoding: 'utf8' });
   });
 
   it.each(['cjs', 'mjs'])('works from Node (%s)', (ext) => {

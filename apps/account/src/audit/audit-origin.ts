@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import type { BlockList } from 'node:net';
+import { clientIpOf, parseTrustedProxies } from '@geoaccount/http';
 import { currentRequestId } from '@geoaccount/observability';
+import { AccountConfig } from '../config/account.config';
 
 /** Who made a change, as an audit event records it (docs/contract.md §10). */
 export interface AuditOrigin {
@@ -9,7 +12,7 @@ export interface AuditOrigin {
   readonly operator: string;
   /** The request's `X-Request-Id` (the one echoed in the answer). */
   readonly requestId: string;
-  /** The peer address (the service does not sit behind a trusted proxy setting). */
+  /** The client's address: the peer's, or from `X-Forwarded-For` through `TRUSTED_PROXIES` hops only. */
   readonly clientIp: string;
 }
 
@@ -24,11 +27,17 @@ export function currentAuditOrigin(): AuditOrigin {
 /** Runs the rest of the request with its audit origin at hand, across `await`s. */
 @Injectable()
 export class AuditOriginMiddleware implements NestMiddleware {
+  private readonly proxies: BlockList;
+
+  constructor(config: AccountConfig) {
+    this.proxies = parseTrustedProxies(config.TRUSTED_PROXIES);
+  }
+
   use(req: Request, _res: Response, next: NextFunction): void {
     const user = req.headers.user;
     const operator = (Array.isArray(user) ? user.join(',') : (user ?? '')).slice(0, OPERATOR_MAX);
     const requestId = currentRequestId() ?? '';
-    const clientIp = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const clientIp = clientIpOf(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], this.proxies);
     origins.run({ operator, requestId, clientIp }, next);
   }
 }

@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsTimeZone, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 import { ConfigError, loadConfig } from '@geoaccount/api';
+import { parseTrustedProxies } from '@geoaccount/http';
 import { nonceSettingsProblem } from '@geoaccount/signing';
 import { OperationsConfig } from '@geoaccount/observability';
 
@@ -81,6 +82,24 @@ export class AccountConfig extends OperationsConfig {
   /** The location service's URL as the console's browser reaches it (docs/contract.md §12). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'expected an http(s) URL' })
   CONSOLE_LOCATION_URL = 'http://127.0.0.1:3002';
+
+  /**
+   * Origins whose pages may call the signed API (`/account/v1.0.1/`) from a browser,
+   * comma-separated; never `*`, never with credentials. The admin API and the console answer no
+   * CORS. Unset: none (the console is served by this service, same origin).
+   */
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/[^\s,*/]+\s*(,\s*https?:\/\/[^\s,*/]+\s*)*$/, { message: 'expected comma-separated origins such as https://app.example.com (never *)' })
+  CORS_ORIGINS?: string = undefined;
+
+  /**
+   * Proxies (comma-separated CIDRs or addresses) whose `X-Forwarded-For` is believed for the
+   * audit trail's `client_ip`: the hops are walked from the nearest while they are trusted.
+   * Unset: none (`client_ip` is the peer's address).
+   */
+  @IsOptional()
+  @IsString()
+  TRUSTED_PROXIES?: string = undefined;
 
   /** Time zone of `create_time` / `update_time` in answers (IANA name). */
   @IsTimeZone({ message: 'expected an IANA time zone such as UTC or Asia/Shanghai' })
@@ -232,7 +251,13 @@ export function loadAccountConfig(env: NodeJS.ProcessEnv = process.env): Account
   // docs/contract.md §2: a nonce must be remembered for as long as its request may be accepted.
   const nonceProblem = nonceSettingsProblem(config.SIGNATURE_REQUIRE_NONCE, config.SIGNATURE_MAX_SKEW_SECONDS);
   if (nonceProblem) throw new ConfigError(`Invalid environment: ${nonceProblem}`);
+  parseTrustedProxies(config.TRUSTED_PROXIES); // refuses to start on an entry that is no address, naming it
   return config;
+}
+
+/** The origins of `CORS_ORIGINS`. */
+export function accountCorsOrigins(config: Pick<AccountConfig, 'CORS_ORIGINS'>): string[] {
+  return (config.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
 }
 
 function parseBoolean(value: unknown): unknown {
