@@ -32,7 +32,10 @@ export interface ModifyOperatorInput {
 
 /** The audit query of docs/contract.md §10, plus `app_token`. */
 export type AdminAuditQuery = Partial<
-  Record<'app_token' | 'resource_type' | 'resource_id' | 'action' | 'operator' | 'from_time' | 'to_time' | 'after_event_id' | 'page_size', string>
+  Record<
+    'app_token' | 'resource_type' | 'resource_id' | 'action' | 'operator' | 'from_time' | 'to_time' | 'after_event_id' | 'page_size',
+    string
+  >
 >;
 
 const PREFIX = '/admin/v1';
@@ -56,7 +59,12 @@ export class AdminClient {
   }
 
   /** Sends one request; `body` is JSON. GETs are retried like the other clients'. */
-  request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: object, query: Record<string, string | undefined> = {}): Promise<ApiResponse<T>> {
+  request<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: object,
+    query: Record<string, string | undefined> = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.options.token !== undefined) headers.Authorization = `Bearer ${this.options.token}`;
     if (this.session.cookie !== undefined) headers.Cookie = this.session.cookie;
@@ -65,7 +73,12 @@ export class AdminClient {
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
     if (qs) url += `?${qs}`;
     return withRetries(method, this.options, () =>
-      send<T>(method, url, {}, { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) }),
+      send<T>(
+        method,
+        url,
+        {},
+        { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) },
+      ),
     );
   }
 
