@@ -1,4 +1,4 @@
-import { type AccountAnswers, AdminClient, type AdminRole, type AdminSession, type ApiResponse, type LbsAnswers, send } from '@geoaccount/client';
+import { type AccountAnswers, AdminClient, type AdminRole, type AdminSession, ApiResponse, type LbsAnswers } from '@geoaccount/client';
 
 /**
  * The operator's session (docs/contract.md §12, §14): an `HttpOnly` cookie the browser keeps
@@ -31,6 +31,31 @@ export function operatorOf(session: AdminSession): Operator {
 
 type Fields = Record<string, string | undefined>;
 
+/** One call to the console proxy: a GET's fields in the query, a change's as a JSON object (with the CSRF header). */
+async function proxyCall<T>(method: 'GET' | 'POST' | 'PUT', url: string, fields: Record<string, string>, envelope: 'account' | 'location'): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const csrf = admin.sessionState.csrfToken;
+  let target = url;
+  let body: string | undefined;
+  if (method === 'GET') {
+    const qs = new URLSearchParams(fields).toString();
+    if (qs) target += `?${qs}`;
+  } else {
+    body = JSON.stringify(fields);
+    headers['Content-Type'] = 'application/json';
+    if (csrf) headers['X-CSRF-Token'] = csrf;
+  }
+  const res = await fetch(target, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: the text is the body
+  }
+  return new ApiResponse<T>(res.status, parsed as T & Record<string, unknown>, res.headers, envelope);
+}
+
 function defined(fields: Fields): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
@@ -43,9 +68,7 @@ export class ConsoleAccount {
 
   private call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', segments: string[], fields: Fields = {}): Promise<ApiResponse<T>> {
     const url = `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/account/v1.0.1/${segments.map(encodeURIComponent).join('/')}`;
-    const csrf = admin.sessionState.csrfToken;
-    const headers: Record<string, string> = method !== 'GET' && csrf ? { 'X-CSRF-Token': csrf } : {};
-    return send<T>(method, url, defined(fields), { json: method !== 'GET', headers, envelope: 'account' });
+    return proxyCall<T>(method, url, defined(fields), 'account');
   }
 
   createAuth = (id: string, f: Fields) => this.call<AccountAnswers['createAuth']>('POST', ['auths', id], f);
@@ -72,7 +95,7 @@ export class ConsoleLbs {
   private call<Op extends keyof LbsAnswers>(operation: Op, params: Fields): Promise<ApiResponse<LbsAnswers[Op]>> {
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries(params)) if (v !== undefined) query[`param.${k}`] = v;
-    return send('GET', `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/lbsapi/api/${operation}`, query, { envelope: 'location' });
+    return proxyCall<LbsAnswers[Op]>('GET', `${window.location.origin}/console/api/${encodeURIComponent(this.appToken)}/lbsapi/api/${operation}`, query, 'location');
   }
 
   lbsQuery = (p: Fields) => this.call('lbsQuery', p);

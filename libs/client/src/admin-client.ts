@@ -1,4 +1,4 @@
-import { type ApiResponse, type TransportOptions, send, withRetries } from './http';
+import { ApiResponse, type TransportOptions } from './http';
 import type { AdminAnswers, AdminRole } from './admin-types';
 
 export interface AdminClientOptions extends TransportOptions {
@@ -39,6 +39,7 @@ export type AdminAuditQuery = Partial<
 >;
 
 const PREFIX = '/admin/v1';
+const RETRIED_STATUS = new Set([502, 503, 504]);
 const seg = encodeURIComponent;
 
 /**
@@ -58,8 +59,8 @@ export class AdminClient {
     return this.session;
   }
 
-  /** Sends one request; `body` is JSON. GETs are retried like the other clients'. */
-  request<T>(
+  /** Sends one request; `body` is JSON. A GET is retried after a network error or a 502 / 503 / 504, like the other clients. */
+  async request<T>(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     body?: object,
@@ -69,17 +70,30 @@ export class AdminClient {
     if (this.options.token !== undefined) headers.Authorization = `Bearer ${this.options.token}`;
     if (this.session.cookie !== undefined) headers.Cookie = this.session.cookie;
     if (method !== 'GET' && this.session.csrfToken !== undefined) headers['X-CSRF-Token'] = this.session.csrfToken;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
     let url = `${this.options.baseUrl.replace(/\/+$/, '')}${PREFIX}${path}`;
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
     if (qs) url += `?${qs}`;
-    return withRetries(method, this.options, () =>
-      send<T>(
-        method,
-        url,
-        {},
-        { headers, envelope: 'account', fetch: this.options.fetch, ...(body === undefined ? {} : { jsonBody: body }) },
-      ),
-    );
+    const retries = method === 'GET' ? (this.options.retries ?? 2) : 0;
+    let delay = this.options.retryDelayMs ?? 200;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await (this.options.fetch ?? fetch)(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        const text = await res.text();
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: the text is the body
+        }
+        if (attempt >= retries || !RETRIED_STATUS.has(res.status)) return new ApiResponse<T>(res.status, parsed as T & Record<string, unknown>, res.headers, 'account');
+      } catch (err) {
+        // fetch's network failures are TypeErrors (by name: they may come from another realm)
+        if (attempt >= retries || (err as { name?: unknown } | null)?.name !== 'TypeError') throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay *= 2;
+    }
   }
 
   // --- sessions -------------------------------------------------------------------------

@@ -47,8 +47,6 @@ export interface SendOptions {
   multipart?: boolean;
   /** Send the fields as a JSON object of strings (CONTRACT §13) instead of a form. */
   json?: boolean;
-  /** Send this value as the JSON body instead of the fields (the admin API's typed bodies). */
-  jsonBody?: unknown;
   headers?: Record<string, string>;
   envelope?: Envelope;
   fetch?: typeof fetch;
@@ -80,10 +78,7 @@ export async function send<T>(method: string, url: string, fields: Record<string
   let body: URLSearchParams | FormData | string | undefined;
   let headers = options.headers;
   let target = url;
-  if (options.jsonBody !== undefined) {
-    body = JSON.stringify(options.jsonBody);
-    headers = { 'Content-Type': 'application/json', ...headers };
-  } else if (method === 'GET' || method === 'HEAD') {
+  if (method === 'GET' || method === 'HEAD') {
     const qs = new URLSearchParams(fields).toString();
     if (qs) target += `?${qs}`;
   } else if (options.json) {
