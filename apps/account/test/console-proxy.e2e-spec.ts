@@ -52,7 +52,10 @@ describe('console proxy (/console/api/{app_token}/…)', () => {
     expect(['90000', '10201']).toContain(list.body.response_code);
     const created = await call('cp-admin', 'POST', appA('/auths/PX1'), { auth_name: 'Through the console' });
     expect([created.status, created.body.response_code]).toEqual([201, '90000']);
-    const events = await new AccountClient({ retries: 0, baseUrl: h.baseUrl, ...APP_A }).auditEvents({ resource_id: 'PX1', action: 'create' });
+    const events = await new AccountClient({ retries: 0, baseUrl: h.baseUrl, ...APP_A }).auditEvents({
+      resource_id: 'PX1',
+      action: 'create',
+    });
     expect(events.body.event_list).toEqual([expect.objectContaining({ resource_type: 'auth', resource_id: 'PX1', operator: 'cp-admin' })]);
   });
 
@@ -80,21 +83,32 @@ describe('console proxy (/console/api/{app_token}/…)', () => {
   });
 
   it('signs as the app of the path whatever signing fields the browser sends', async () => {
-    const res = await call('cp-admin', 'POST', appA('/auths/PX3'), { auth_name: 'x', app_token: APP_B.appToken, signature: 'f'.repeat(64), timestamp: '1' });
+    const res = await call('cp-admin', 'POST', appA('/auths/PX3'), {
+      auth_name: 'x',
+      app_token: APP_B.appToken,
+      signature: 'f'.repeat(64),
+      timestamp: '1',
+    });
     expect([res.status, res.body.response_code]).toEqual([201, '90000']);
     const b = await new AccountClient({ retries: 0, baseUrl: h.baseUrl, ...APP_B }).getAuth('PX3');
     expect(b.status).toBe(404);
   });
 
   it('encrypts a test login password with the app key on the server, and refuses a body that is not an object of strings', async () => {
-    expect((await call('cp-admin', 'POST', appA('/users/px-user'), { user_name: 'PX', user_type: 'C', user_pwd: 'Px-Pass-0123!' })).status).toBe(201);
+    expect(
+      (await call('cp-admin', 'POST', appA('/users/px-user'), { user_name: 'PX', user_type: 'C', user_pwd: 'Px-Pass-0123!' })).status,
+    ).toBe(201);
     const ok = await call('cp-admin', 'POST', appA('/users/login/px-user'), { user_pwd: 'Px-Pass-0123!' });
     expect([ok.status, ok.body.response_code, ok.body.user_login_id]).toEqual([200, '90000', 'px-user']);
     const wrong = await call('cp-admin', 'POST', appA('/users/login/px-user'), { user_pwd: 'wrong-password' });
     expect([wrong.status, wrong.body.response_code]).toEqual([401, '20441']);
     const notObject = await fetch(`${h.baseUrl}/console/api${appA('/auths/PX4')}`, {
       method: 'POST',
-      headers: { cookie: `admin_session=${sessions['cp-admin']!.cookie}`, 'x-csrf-token': sessions['cp-admin']!.csrf!, 'content-type': 'application/json' },
+      headers: {
+        cookie: `admin_session=${sessions['cp-admin']!.cookie}`,
+        'x-csrf-token': sessions['cp-admin']!.csrf!,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ auth_name: 1 }),
     });
     expect([notObject.status, ((await notObject.json()) as Record<string, unknown>).response_code]).toEqual([400, '90100']);

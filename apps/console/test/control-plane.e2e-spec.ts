@@ -34,7 +34,16 @@ describe('console: apps, credentials, operators and roles', () => {
     }
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -66,7 +75,8 @@ describe('console: apps, credentials, operators and roles', () => {
     expect(serious.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }
 
-  const navLinks = async (page: Page) => (await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).map((t) => t.trim());
+  const navLinks = async (page: Page) =>
+    (await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).map((t) => t.trim());
 
   it('admin: every page, a rotation done entirely in the console, the secret shown once', async () => {
     const page = await operatorPage('cp-admin');
@@ -80,7 +90,10 @@ describe('console: apps, credentials, operators and roles', () => {
     await create.getByRole('button', { name: 'Create' }).click();
     const shown = page.getByRole('region', { name: 'New credential' });
     await shown.waitFor();
-    const first = { secret: (await shown.getByTestId('new-secret').textContent())!, aesKey: (await shown.getByTestId('new-aes-key').textContent())! };
+    const first = {
+      secret: (await shown.getByTestId('new-secret').textContent())!,
+      aesKey: (await shown.getByTestId('new-aes-key').textContent())!,
+    };
     await shown.getByRole('button', { name: 'Copy secret' }).click();
     await shown.getByText('secret copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first.secret);
@@ -110,7 +123,10 @@ describe('console: apps, credentials, operators and roles', () => {
     const app = (await api.getApp(appToken)).ok();
     const firstId = app.credentials[0]!.credential_id;
     await page.getByRole('button', { name: `Revoke ${firstId}` }).click();
-    await page.getByRole('table', { name: `Credentials of ${appToken}` }).getByRole('cell', { name: 'revoked', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: `Credentials of ${appToken}` })
+      .getByRole('cell', { name: 'revoked', exact: true })
+      .waitFor();
     expect((await client(first.secret).listAuths()).status).toBe(401);
     expect((await client(second).listAuths()).status).toBe(200);
 
@@ -135,7 +151,10 @@ describe('console: apps, credentials, operators and roles', () => {
     await change.getByLabel('apps', { exact: true }).fill(appToken);
     await change.getByRole('button', { name: 'Save' }).click();
     // The table is read again after the answer: the row shows the new role.
-    await page.getByRole('table', { name: 'Operators' }).getByRole('row', { name: /cp-new app_admin/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Operators' })
+      .getByRole('row', { name: /cp-new app_admin/ })
+      .waitFor();
     expect((await api.getOperator('cp-new')).ok()).toMatchObject({ role: 'app_admin', apps: [appToken] });
     await expectAccessible(page, 'admin operators');
 
@@ -163,7 +182,10 @@ describe('console: apps, credentials, operators and roles', () => {
   it('app_admin: its apps only, credentials of its app, no app creation, no operators', async () => {
     const page = await operatorPage('cp-app-admin');
     expect(await navLinks(page)).toEqual(['Permissions', 'Groups', 'Users', 'Audit', 'Location', 'Apps']);
-    const options = await page.getByLabel('App', { exact: true }).locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    const options = await page
+      .getByLabel('App', { exact: true })
+      .locator('option')
+      .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     expect(options).toEqual([managed.app_token]);
     await page.getByRole('link', { name: 'Apps', exact: true }).click();
     await page.getByRole('button', { name: 'Issue credential' }).waitFor();
@@ -191,7 +213,8 @@ describe('console: apps, credentials, operators and roles', () => {
     expect(await navLinks(page)).toEqual(['Audit', 'Apps', 'Operators']);
     await page.getByRole('link', { name: 'Apps', exact: true }).click();
     await page.getByRole('table', { name: 'Apps' }).waitFor();
-    for (const name of ['Create', 'Issue credential', 'Revoke', 'Disable app', 'Unlock', 'Save']) expect(await page.getByRole('button', { name }).count()).toBe(0);
+    for (const name of ['Create', 'Issue credential', 'Revoke', 'Disable app', 'Unlock', 'Save'])
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
     await expectAccessible(page, 'auditor apps');
     await page.getByRole('link', { name: 'Operators', exact: true }).click();
     await page.getByRole('cell', { name: 'cp-admin', exact: true }).waitFor();
@@ -204,7 +227,10 @@ describe('console: apps, credentials, operators and roles', () => {
     await page.goto(`${account.url}/console/#/users`);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await page.getByRole('form', { name: 'Register user' }).count()).toBe(0);
-    const refused = await page.evaluate(async (token) => (await fetch(`/console/api/${token}/account/v1.0.1/users`)).status, GCM_APP.appToken);
+    const refused = await page.evaluate(
+      async (token) => (await fetch(`/console/api/${token}/account/v1.0.1/users`)).status,
+      GCM_APP.appToken,
+    );
     expect(refused).toBe(403);
     const session = new AdminClient({ baseUrl: account.url, retries: 0 });
     await session.openSession('cp-auditor', PASSWORD);

@@ -19,7 +19,12 @@ async function adminServer(answers: [number, unknown, Record<string, string>?][]
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined });
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: text ? (JSON.parse(text) as unknown) : undefined,
+      });
       const [status, body, headers = {}] = answers[Math.min(seen.length - 1, answers.length - 1)]!;
       res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
     });
@@ -180,7 +185,12 @@ describe('cli admin', () => {
           '/admin/v1/operators',
           { login: 'ops', role: 'app_admin', apps: [APP, 'app-01'], password: 'a-long-password-1' },
         ],
-        [['create-operator', 'dir', 'role=auditor', 'directory=true'], 'POST', '/admin/v1/operators', { login: 'dir', role: 'auditor', directory: true }],
+        [
+          ['create-operator', 'dir', 'role=auditor', 'directory=true'],
+          'POST',
+          '/admin/v1/operators',
+          { login: 'dir', role: 'auditor', directory: true },
+        ],
         [['list-operators'], 'GET', '/admin/v1/operators', undefined],
         [['modify-operator', 'ops', 'role=auditor'], 'PATCH', '/admin/v1/operators/ops', { role: 'auditor' }],
       ];
@@ -210,11 +220,16 @@ describe('cli admin', () => {
 
   it('needs ADMIN_TOKEN, lists the admin commands, and refuses fields a command does not take', async () => {
     expect(await run(['admin', 'list-apps'], {})).toMatchObject({ code: 2, err: expect.stringContaining('ADMIN_TOKEN') });
-    expect(await run(['admin', 'nope'], { ADMIN_TOKEN: TOKEN })).toMatchObject({ code: 2, err: expect.stringContaining('admin create-operator LOGIN') });
-    await expect(main(['admin', 'create-app', 'X', 'mode=ecb'], { ADMIN_TOKEN: TOKEN, ADMIN_URL: 'http://127.0.0.1:9' })).rejects.toThrow('unknown field mode');
-    await expect(main(['admin', 'create-operator', 'x'], { ADMIN_TOKEN: TOKEN, ADMIN_URL: 'http://127.0.0.1:9' })).rejects.toThrow('role=');
-    await expect(main(['admin', 'issue-credential', APP, 'retire_others_in=soon'], { ADMIN_TOKEN: TOKEN, ADMIN_URL: 'http://127.0.0.1:9' })).rejects.toThrow(
-      'expected a number of seconds',
+    expect(await run(['admin', 'nope'], { ADMIN_TOKEN: TOKEN })).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('admin create-operator LOGIN'),
+    });
+    await expect(main(['admin', 'create-app', 'X', 'mode=ecb'], { ADMIN_TOKEN: TOKEN, ADMIN_URL: 'http://127.0.0.1:9' })).rejects.toThrow(
+      'unknown field mode',
     );
+    await expect(main(['admin', 'create-operator', 'x'], { ADMIN_TOKEN: TOKEN, ADMIN_URL: 'http://127.0.0.1:9' })).rejects.toThrow('role=');
+    await expect(
+      main(['admin', 'issue-credential', APP, 'retire_others_in=soon'], { ADMIN_TOKEN: TOKEN, ADMIN_URL: 'http://127.0.0.1:9' }),
+    ).rejects.toThrow('expected a number of seconds');
   });
 });

@@ -54,7 +54,11 @@ describe('control plane: two account instances and one location instance', () =>
   const accountStatus = async (svc: ServiceProcess, appToken: string, c: Credential) =>
     (await new AccountClient({ retries: 0, baseUrl: svc.baseUrl, appToken, secret: c.secret, fetch: recordingFetch }).listAuths()).status;
   const locationStatus = async (appToken: string, c: Credential) =>
-    (await new LbsClient({ retries: 0, baseUrl: location.baseUrl, userToken: appToken, secret: c.secret, fetch: recordingFetch }).lbsQuery(TIANANMEN)).status;
+    (
+      await new LbsClient({ retries: 0, baseUrl: location.baseUrl, userToken: appToken, secret: c.secret, fetch: recordingFetch }).lbsQuery(
+        TIANANMEN,
+      )
+    ).status;
   const accepted = (status: number) => status !== 401;
 
   /** Waits until `check` holds, prints the time it took and holds it to `boundMs`. */
@@ -89,7 +93,13 @@ describe('control plane: two account instances and one location instance', () =>
     // APPS_POLL_SECONDS keeps its default (5 s): the times printed are those of a deployment.
     location = await ServiceProcess.start('location', {
       name: 'location-cp',
-      env: { APPS_URL: account1.baseUrl, INTERNAL_TOKEN, REDIS_URL: redisUrl(), CACHE_KEY_PREFIX: prefix, CREDENTIAL_USE_FLUSH_SECONDS: '1' },
+      env: {
+        APPS_URL: account1.baseUrl,
+        INTERNAL_TOKEN,
+        REDIS_URL: redisUrl(),
+        CACHE_KEY_PREFIX: prefix,
+        CREDENTIAL_USE_FLUSH_SECONDS: '1',
+      },
       startTimeoutMs: 120_000,
     });
     admin = new AdminClient({ baseUrl: account1.baseUrl, token: ADMIN_TOKEN, retries: 0, fetch: recordingFetch });
@@ -109,8 +119,18 @@ describe('control plane: two account instances and one location instance', () =>
     const { appToken, credential } = await createApp('cp-flows');
     main = { appToken, first: credential };
     expect(await accountStatus(account1, appToken, credential)).toBe(200);
-    await propagation('issue → accepted by account instance 2', async () => accepted(await accountStatus(account2, appToken, credential)), ACCOUNT_BOUND_MS, since);
-    await propagation('issue → accepted by location', async () => accepted(await locationStatus(appToken, credential)), LOCATION_BOUND_MS, since);
+    await propagation(
+      'issue → accepted by account instance 2',
+      async () => accepted(await accountStatus(account2, appToken, credential)),
+      ACCOUNT_BOUND_MS,
+      since,
+    );
+    await propagation(
+      'issue → accepted by location',
+      async () => accepted(await locationStatus(appToken, credential)),
+      LOCATION_BOUND_MS,
+      since,
+    );
     expect(await locationStatus(appToken, credential)).toBe(200);
     expect(await accountStatus(account2, appToken, credential)).toBe(200);
   });
@@ -123,8 +143,18 @@ describe('control plane: two account instances and one location instance', () =>
     expect(Object.keys(second).sort()).toEqual(['aes_key', 'credential_id', 'response_code', 'response_message', 'secret']);
     issued.push(second);
     main.second = second;
-    await propagation('rotate → new credential accepted by account instance 2', async () => accepted(await accountStatus(account2, main.appToken, second)), ACCOUNT_BOUND_MS, since);
-    await propagation('rotate → new credential accepted by location', async () => accepted(await locationStatus(main.appToken, second)), LOCATION_BOUND_MS, since);
+    await propagation(
+      'rotate → new credential accepted by account instance 2',
+      async () => accepted(await accountStatus(account2, main.appToken, second)),
+      ACCOUNT_BOUND_MS,
+      since,
+    );
+    await propagation(
+      'rotate → new credential accepted by location',
+      async () => accepted(await locationStatus(main.appToken, second)),
+      LOCATION_BOUND_MS,
+      since,
+    );
     for (const c of [main.first, second]) {
       expect(await accountStatus(account1, main.appToken, c)).toBe(200);
       expect(await accountStatus(account2, main.appToken, c)).toBe(200);
@@ -141,8 +171,18 @@ describe('control plane: two account instances and one location instance', () =>
     expect([res.status, res.body.response_code]).toEqual([200, '90000']);
     expect((await credentialView(main.appToken, main.first.credential_id)).state).toBe('revoked');
     expect(await accountStatus(account1, main.appToken, main.first)).toBe(401);
-    await propagation('revoke → refused by account instance 2', async () => (await accountStatus(account2, main.appToken, main.first)) === 401, ACCOUNT_BOUND_MS, since);
-    await propagation('revoke → refused by location', async () => (await locationStatus(main.appToken, main.first)) === 401, LOCATION_BOUND_MS, since);
+    await propagation(
+      'revoke → refused by account instance 2',
+      async () => (await accountStatus(account2, main.appToken, main.first)) === 401,
+      ACCOUNT_BOUND_MS,
+      since,
+    );
+    await propagation(
+      'revoke → refused by location',
+      async () => (await locationStatus(main.appToken, main.first)) === 401,
+      LOCATION_BOUND_MS,
+      since,
+    );
     expect(await accountStatus(account2, main.appToken, main.second!)).toBe(200);
     expect(await locationStatus(main.appToken, main.second!)).toBe(200);
   });
@@ -157,8 +197,18 @@ describe('control plane: two account instances and one location instance', () =>
     const retiring = await credentialView(main.appToken, main.second!.credential_id);
     expect(retiring).toMatchObject({ state: 'active', expire_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/) });
     // Until then both are valid everywhere (location learns the new one and the old one's expiry in one read).
-    await waitFor('location to accept the newest credential', async () => accepted(await locationStatus(main.appToken, third)), LOCATION_BOUND_MS, 100);
-    await waitFor('account instance 2 to accept the newest credential', async () => accepted(await accountStatus(account2, main.appToken, third)), ACCOUNT_BOUND_MS, 100);
+    await waitFor(
+      'location to accept the newest credential',
+      async () => accepted(await locationStatus(main.appToken, third)),
+      LOCATION_BOUND_MS,
+      100,
+    );
+    await waitFor(
+      'account instance 2 to accept the newest credential',
+      async () => accepted(await accountStatus(account2, main.appToken, third)),
+      ACCOUNT_BOUND_MS,
+      100,
+    );
     expect(await accountStatus(account2, main.appToken, main.second!)).toBe(200);
     expect(await locationStatus(main.appToken, main.second!)).toBe(200);
     // The wait: retire_others_in cannot be shorter than 60 s.
@@ -179,7 +229,12 @@ describe('control plane: two account instances and one location instance', () =>
   it('last_used_time: set by a use on account instance 2 only, and by a use on location only', async () => {
     const onAccount = await createApp('cp-used-on-account');
     expect(await credentialView(onAccount.appToken, onAccount.credential.credential_id)).toMatchObject({ last_used_time: '' });
-    await waitFor('account instance 2 to accept', async () => accepted(await accountStatus(account2, onAccount.appToken, onAccount.credential)), ACCOUNT_BOUND_MS, 100);
+    await waitFor(
+      'account instance 2 to accept',
+      async () => accepted(await accountStatus(account2, onAccount.appToken, onAccount.credential)),
+      ACCOUNT_BOUND_MS,
+      100,
+    );
     let since = Date.now();
     await propagation(
       'a use on account instance 2 → last_used_time set',
@@ -189,7 +244,12 @@ describe('control plane: two account instances and one location instance', () =>
     );
 
     const onLocation = await createApp('cp-used-on-location');
-    await waitFor('location to accept', async () => accepted(await locationStatus(onLocation.appToken, onLocation.credential)), LOCATION_BOUND_MS, 100);
+    await waitFor(
+      'location to accept',
+      async () => accepted(await locationStatus(onLocation.appToken, onLocation.credential)),
+      LOCATION_BOUND_MS,
+      100,
+    );
     since = Date.now();
     await propagation(
       'a use on location → last_used_time set',
@@ -207,12 +267,32 @@ describe('control plane: two account instances and one location instance', () =>
     expect(res.status).toBe(200);
     expect(res.ok()).toMatchObject({ state: 'disabled' });
     expect(await accountStatus(account1, main.appToken, main.third!)).toBe(401);
-    await propagation('disable → refused by account instance 2', async () => (await accountStatus(account2, main.appToken, main.third!)) === 401, ACCOUNT_BOUND_MS, since);
-    await propagation('disable → refused by location', async () => (await locationStatus(main.appToken, main.third!)) === 401, LOCATION_BOUND_MS, since);
+    await propagation(
+      'disable → refused by account instance 2',
+      async () => (await accountStatus(account2, main.appToken, main.third!)) === 401,
+      ACCOUNT_BOUND_MS,
+      since,
+    );
+    await propagation(
+      'disable → refused by location',
+      async () => (await locationStatus(main.appToken, main.third!)) === 401,
+      LOCATION_BOUND_MS,
+      since,
+    );
     since = Date.now();
     expect((await admin.enableApp(main.appToken)).status).toBe(200);
-    await propagation('enable → accepted by account instance 2', async () => accepted(await accountStatus(account2, main.appToken, main.third!)), ACCOUNT_BOUND_MS, since);
-    await propagation('enable → accepted by location', async () => accepted(await locationStatus(main.appToken, main.third!)), LOCATION_BOUND_MS, since);
+    await propagation(
+      'enable → accepted by account instance 2',
+      async () => accepted(await accountStatus(account2, main.appToken, main.third!)),
+      ACCOUNT_BOUND_MS,
+      since,
+    );
+    await propagation(
+      'enable → accepted by location',
+      async () => accepted(await locationStatus(main.appToken, main.third!)),
+      LOCATION_BOUND_MS,
+      since,
+    );
   });
 
   it('no secret or AES key in any log line, audit event or answer but the issuing ones', async () => {
@@ -240,7 +320,11 @@ describe('control plane: two account instances and one location instance', () =>
 
     const others = answers.filter((a) => !(a.method === 'POST' && ISSUING.some((re) => re.test(a.url.split('?')[0]!))));
     const issuing = answers.length - others.length;
-    figure('control-plane', 'answers / audit events / log lines searched for secrets', `${others.length} / ${eventList.length} / ${logs.reduce((n, l) => n + l.text.split('\n').length, 0)}`);
+    figure(
+      'control-plane',
+      'answers / audit events / log lines searched for secrets',
+      `${others.length} / ${eventList.length} / ${logs.reduce((n, l) => n + l.text.split('\n').length, 0)}`,
+    );
     expect(issuing).toBe(issued.length + 1); // every issue, and the refused third credential
 
     const leaks: string[] = [];

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiException, type ResultCode } from '@geoaccount/api';
-import { APP_REGISTRY, type AppRegistry, type RegisteredApp, encryptPassword, lbsSignedNames, signAccount, signLbs } from '@geoaccount/signing';
+import {
+  APP_REGISTRY,
+  type AppRegistry,
+  type RegisteredApp,
+  encryptPassword,
+  lbsSignedNames,
+  signAccount,
+  signLbs,
+} from '@geoaccount/signing';
 import { AdminSessionCodes } from '../admin-sessions/admin-sessions.codes';
 import { AdminSessionsService } from '../admin-sessions/admin-sessions.service';
 import { type AdminPrincipal, coversApp } from '../admin-sessions/admin-principal';
@@ -82,7 +90,9 @@ export class ConsoleProxy {
     return (req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         const result: ResultCode =
-          err instanceof ApiException ? { ...err.result, message: err.message } : (this.logger.error(`proxy failure: ${(err as Error).message}`), UNAVAILABLE);
+          err instanceof ApiException
+            ? { ...err.result, message: err.message }
+            : (this.logger.error(`proxy failure: ${(err as Error).message}`), UNAVAILABLE);
         if (!res.headersSent) res.status(result.status).json({ response_code: result.code, response_message: result.message });
       });
     };
@@ -148,7 +158,11 @@ export class ConsoleProxy {
     return this.forward(url, init);
   }
 
-  private async location(app: RegisteredApp, route: LocationRoute, fields: Record<string, string>): Promise<{ status: number; text: string }> {
+  private async location(
+    app: RegisteredApp,
+    route: LocationRoute,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; text: string }> {
     const names = lbsSignedNames(LOCATION_OPERATIONS[route.operation]);
     const values: Record<string, string | undefined> = {};
     const query: Record<string, string> = {};

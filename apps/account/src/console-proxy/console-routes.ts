@@ -43,7 +43,9 @@ function decoded(segment: string): string | undefined {
 export function routeOf(method: string, rest: string): AccountRoute | LocationRoute | undefined {
   if (method === 'GET' && rest.startsWith('/lbsapi/api/')) {
     const operation = rest.slice('/lbsapi/api/'.length);
-    return Object.hasOwn(LOCATION_OPERATIONS, operation) ? { kind: 'location', operation: operation as LocationRoute['operation'] } : undefined;
+    return Object.hasOwn(LOCATION_OPERATIONS, operation)
+      ? { kind: 'location', operation: operation as LocationRoute['operation'] }
+      : undefined;
   }
   if (!rest.startsWith(ACCOUNT_PREFIX)) return undefined;
   const raw = rest.slice(ACCOUNT_PREFIX.length).split('/');

@@ -62,7 +62,8 @@ export function AppsPage(props: AppsPageProps) {
   const { operator, apps } = props;
   const isAdmin = operator.role === 'admin';
   const selected = apps.find((a) => a.app_token === props.appToken);
-  const managesSelected = !!selected && selected.source === 'api' && (isAdmin || (operator.role === 'app_admin' && operator.apps.includes(selected.app_token)));
+  const managesSelected =
+    !!selected && selected.source === 'api' && (isAdmin || (operator.role === 'app_admin' && operator.apps.includes(selected.app_token)));
   const unlocks = !!selected && (isAdmin || (operator.role === 'app_admin' && operator.apps.includes(selected.app_token)));
   const [outcome, setOutcome] = useState<Outcome>();
   const [issued, setIssued] = useState<{ appToken: string; credential: IssuedCredential }>();
@@ -84,7 +85,10 @@ export function AppsPage(props: AppsPageProps) {
     const res = await call(admin.issueCredential(selected.app_token, retire === '' ? {} : { retire_others_in: Number(retire) }));
     setOutcome(outcomeOf(res));
     if (res.status === 201) {
-      setIssued({ appToken: selected.app_token, credential: { credential_id: res.body.credential_id, secret: res.body.secret, aes_key: res.body.aes_key } });
+      setIssued({
+        appToken: selected.app_token,
+        credential: { credential_id: res.body.credential_id, secret: res.body.secret, aes_key: res.body.aes_key },
+      });
       setRetire('');
       await props.reload();
     }
@@ -112,7 +116,12 @@ export function AppsPage(props: AppsPageProps) {
       <h2 className="page-title">Apps</h2>
       {issued && <NewCredential issued={issued.credential} appToken={issued.appToken} done={() => setIssued(undefined)} />}
       <Result outcome={outcome} />
-      <DataTable caption="Apps" columns={['app_token', 'app_name', 'aes_mode', 'state', 'source', 'create_time']} rows={apps} rowKey={(a) => a.app_token} />
+      <DataTable
+        caption="Apps"
+        columns={['app_token', 'app_name', 'aes_mode', 'state', 'source', 'create_time']}
+        rows={apps}
+        rowKey={(a) => a.app_token}
+      />
       {isAdmin && (
         <Section title="Create an app">
           <form
@@ -122,7 +131,13 @@ export function AppsPage(props: AppsPageProps) {
               void createApp();
             }}
           >
-            <Field name="app_name" value={create.app_name} onChange={(v) => setCreate({ ...create, app_name: v })} maxLength={64} required />
+            <Field
+              name="app_name"
+              value={create.app_name}
+              onChange={(v) => setCreate({ ...create, app_name: v })}
+              maxLength={64}
+              required
+            />
             <Choice
               name="aes_mode"
               value={create.aes_mode}
@@ -164,7 +179,12 @@ export function AppsPage(props: AppsPageProps) {
                 void issue();
               }}
             >
-              <Field name="retire_others_in" value={retire} onChange={setRetire} hint="optional: seconds (60 to 2592000) after which the other active credential expires" />
+              <Field
+                name="retire_others_in"
+                value={retire}
+                onChange={setRetire}
+                hint="optional: seconds (60 to 2592000) after which the other active credential expires"
+              />
               <button type="submit">Issue credential</button>
             </form>
           )}

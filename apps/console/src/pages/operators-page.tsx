@@ -9,7 +9,11 @@ const ROLES: [string, string][] = [
   ['auditor', 'reads, changes nothing'],
 ];
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Operators (docs/contract.md §14): an admin creates operators and changes their role; an auditor reads. */
 export function OperatorsPage(props: { operator: Operator; unauthorized: (message: string) => void }) {
@@ -31,7 +35,12 @@ export function OperatorsPage(props: { operator: Operator; unauthorized: (messag
 
   const submitCreate = async () => {
     const res = await call(
-      admin.createOperator({ login: create.login, role: create.role as AdminRole, apps: list(create.apps), ...(create.password ? { password: create.password } : {}) }),
+      admin.createOperator({
+        login: create.login,
+        role: create.role as AdminRole,
+        apps: list(create.apps),
+        ...(create.password ? { password: create.password } : {}),
+      }),
     );
     setOutcome(outcomeOf(res));
     if (res.status === 201) setCreate({ login: '', role: 'app_admin', apps: '', password: '' });
@@ -53,7 +62,12 @@ export function OperatorsPage(props: { operator: Operator; unauthorized: (messag
     <>
       <h2 className="page-title">Operators</h2>
       <Result outcome={outcome} />
-      <DataTable caption="Operators" columns={['login', 'role', 'apps', 'state', 'directory', 'locked', 'create_time']} rows={operators} rowKey={(o) => o.login} />
+      <DataTable
+        caption="Operators"
+        columns={['login', 'role', 'apps', 'state', 'directory', 'locked', 'create_time']}
+        rows={operators}
+        rowKey={(o) => o.login}
+      />
       {isAdmin && (
         <Section title="Create an operator">
           <form
@@ -64,9 +78,26 @@ export function OperatorsPage(props: { operator: Operator; unauthorized: (messag
             }}
           >
             <Field name="login" value={create.login} onChange={(v) => setCreate({ ...create, login: v })} maxLength={64} required />
-            <Choice name="role" value={create.role} onChange={(v) => setCreate({ ...create, role: v })} options={ROLES} allowEmpty={false} />
-            <Field name="apps" value={create.apps} onChange={(v) => setCreate({ ...create, apps: v })} hint="app tokens, comma-separated (app_admin)" />
-            <Field name="password" type="password" value={create.password} onChange={(v) => setCreate({ ...create, password: v })} hint="at least 12 characters" />
+            <Choice
+              name="role"
+              value={create.role}
+              onChange={(v) => setCreate({ ...create, role: v })}
+              options={ROLES}
+              allowEmpty={false}
+            />
+            <Field
+              name="apps"
+              value={create.apps}
+              onChange={(v) => setCreate({ ...create, apps: v })}
+              hint="app tokens, comma-separated (app_admin)"
+            />
+            <Field
+              name="password"
+              type="password"
+              value={create.password}
+              onChange={(v) => setCreate({ ...create, password: v })}
+              hint="at least 12 characters"
+            />
             <button type="submit">Create</button>
           </form>
         </Section>
@@ -81,8 +112,19 @@ export function OperatorsPage(props: { operator: Operator; unauthorized: (messag
             }}
           >
             <Field name="login" value={change.login} onChange={(v) => setChange({ ...change, login: v })} maxLength={64} required />
-            <Choice name="role" value={change.role} onChange={(v) => setChange({ ...change, role: v })} options={ROLES} allowEmpty={false} />
-            <Field name="apps" value={change.apps} onChange={(v) => setChange({ ...change, apps: v })} hint="app tokens, comma-separated (app_admin)" />
+            <Choice
+              name="role"
+              value={change.role}
+              onChange={(v) => setChange({ ...change, role: v })}
+              options={ROLES}
+              allowEmpty={false}
+            />
+            <Field
+              name="apps"
+              value={change.apps}
+              onChange={(v) => setChange({ ...change, apps: v })}
+              hint="app tokens, comma-separated (app_admin)"
+            />
             <Choice
               name="state"
               value={change.state}

@@ -37,7 +37,14 @@ export function SignInPage(props: { notice?: string; signedIn: (o: Operator) => 
         </div>
         <div className="field">
           <label htmlFor={ids.password}>Password</label>
-          <input id={ids.password} type="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
+          <input
+            id={ids.password}
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            autoComplete="current-password"
+          />
         </div>
         <button type="submit" disabled={busy}>
           Sign in

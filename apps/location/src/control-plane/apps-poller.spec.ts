@@ -10,7 +10,11 @@ const SECRET_1 = 'first-secret-0123456789';
 const SECRET_2 = 'second-secret-0123456789';
 
 function app(token: string, ...credentials: [string, string][]): FakeInternalApp {
-  return { app_token: token, aes_mode: 'gcm', credentials: credentials.map(([id, secret]) => ({ credential_id: id, secret, aes_key: `aes-${id}`, expire_time: '' })) };
+  return {
+    app_token: token,
+    aes_mode: 'gcm',
+    credentials: credentials.map(([id, secret]) => ({ credential_id: id, secret, aes_key: `aes-${id}`, expire_time: '' })),
+  };
 }
 
 /** A logger whose lines are kept. */

@@ -15,7 +15,8 @@ describe('CredentialUseRecorder against a stand-in account service', () => {
   });
   afterEach(() => account.close());
 
-  const recorder = (flushMs = 60_000) => new CredentialUseRecorder(log, { baseUrl: account.url, token: TOKEN, timeoutMs: 300, flushMs }, silent);
+  const recorder = (flushMs = 60_000) =>
+    new CredentialUseRecorder(log, { baseUrl: account.url, token: TOKEN, timeoutMs: 300, flushMs }, silent);
 
   it('reports many uses in one call, the latest minute per credential, never a call per use', async () => {
     const uses = recorder();

@@ -53,7 +53,10 @@ export class CredentialUseRecorder {
       } catch (err) {
         // Kept for the next report (a later use of the same credential wins).
         this.log.restore(uses.slice(i));
-        this.logger.warn({ reason: (err as Error).message, credentials: uses.length - i }, 'credential uses not reported; retrying with the next report');
+        this.logger.warn(
+          { reason: (err as Error).message, credentials: uses.length - i },
+          'credential uses not reported; retrying with the next report',
+        );
         return;
       }
     }

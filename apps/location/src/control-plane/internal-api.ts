@@ -42,7 +42,9 @@ export async function callInternalApi(options: InternalApiOptions, method: 'GET'
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    const reason = signal.aborted ? `no answer within ${options.timeoutMs} ms` : ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+    const reason = signal.aborted
+      ? `no answer within ${options.timeoutMs} ms`
+      : (((err as Error).cause as Error | undefined)?.message ?? (err as Error).message);
     throw new InternalApiError(`${method} ${path}: ${reason}`);
   }
   let text: string;

@@ -33,7 +33,15 @@ describe('the answer of GET /internal/v1/apps', () => {
         { ...APP, app_token: 'app-01', aes_mode: 'cbc' },
         { ...APP, app_token: 'app-02', credentials: 'none' },
         { ...APP, app_token: 'app-03', credentials: [{ ...CRED, secret: 'short' }] },
-        { ...APP, app_token: 'app-04', credentials: [{ ...CRED, expire_time: 'tomorrow' }, { ...CRED, credential_id: '' }, { ...CRED, aes_key: '' }] },
+        {
+          ...APP,
+          app_token: 'app-04',
+          credentials: [
+            { ...CRED, expire_time: 'tomorrow' },
+            { ...CRED, credential_id: '' },
+            { ...CRED, aes_key: '' },
+          ],
+        },
         APP,
       ],
     });

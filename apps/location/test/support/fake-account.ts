@@ -66,7 +66,12 @@ export class FakeAccount {
       return;
     }
     if (req.method === 'GET' && path === '/internal/v1/apps') {
-      return this.send(res, 200, { response_code: '90000', response_message: 'success', count: String(this.apps.length), app_list: this.apps });
+      return this.send(res, 200, {
+        response_code: '90000',
+        response_message: 'success',
+        count: String(this.apps.length),
+        app_list: this.apps,
+      });
     }
     if (req.method === 'POST' && path === '/internal/v1/credential-uses') {
       this.reports.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as FakeAccount['reports'][number]);
