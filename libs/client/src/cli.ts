@@ -141,6 +141,21 @@ function adminCommands(admin: AdminClient): CommandGroup {
   };
 }
 
+/** The admin commands refuse to run without `ADMIN_TOKEN` (usage error, exit code 2). */
+function requiringToken(group: CommandGroup, token: string | undefined): CommandGroup {
+  const out: CommandGroup = {};
+  for (const [name, cmd] of Object.entries(group)) {
+    out[name] = {
+      ...cmd,
+      run: (args, fields) => {
+        if (!token) throw new UsageError('ADMIN_TOKEN is required: the bearer token of the admin API');
+        return cmd.run(args, fields);
+      },
+    };
+  }
+  return out;
+}
+
 /** A command line that is not one: printed with the usage, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -161,7 +176,7 @@ export function commands(env: NodeJS.ProcessEnv): Record<string, CommandGroup> {
     token: env.ADMIN_TOKEN || undefined,
   });
   return {
-    admin: adminCommands(admin),
+    admin: requiringToken(adminCommands(admin), env.ADMIN_TOKEN),
     account: {
       'create-auth': {
         summary: 'create an auth (interface 100)',
@@ -300,6 +315,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, all?: Record<
     process.stdout.write(`HTTP ${res.status}\n${JSON.stringify(res.body, null, 2)}\n`);
     return res.status < 400 ? 0 : 1;
   } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
     if (!(err instanceof NetworkError)) throw err;
     // The URL and the system's code (ECONNREFUSED, ENOTFOUND, TimeoutError, …), not a bare "fetch failed".
     const cause = (err.cause as { cause?: { code?: string } } | undefined)?.cause?.code ?? err.code ?? 'network error';
