@@ -49,6 +49,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit events
+         * @description The query of interface 207 (docs/account-api.md) over every resource type (`app`, `credential`, `operator`, `session` too) plus `app_token` (`""`: operators and sessions). An app_admin reads its apps only (another app_token: 403 90403). No match: 20701 with `count` "0".
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `20701` (HTTP 200): query succeeded, no data
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["listAdminAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/v1.0.1/auths/{auth_id}": {
         parameters: {
             query?: never;
@@ -58,7 +87,7 @@ export interface paths {
         };
         /**
          * Read an auth
-         * @description Interface 103. One auth of the calling app (spec endpoint 4). A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 103. One auth of the calling app (interface 103). A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
@@ -72,7 +101,7 @@ export interface paths {
         get: operations["getAuth"];
         /**
          * Modify an auth
-         * @description Interface 101. Partial update (spec endpoint 2): an omitted field keeps its value, a field sent empty is set empty; an auth may not become its own ancestor. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 101. Partial update (interface 101): an omitted field keeps its value, a field sent empty is set empty; an auth may not become its own ancestor. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 201): success
@@ -88,7 +117,7 @@ export interface paths {
         put: operations["modifyAuth"];
         /**
          * Create an auth
-         * @description Interface 100. Creates the auth `auth_id` of the calling app (spec endpoint 1). `parent_auth_id` must name an existing auth of the app. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 100. Creates the auth `auth_id` of the calling app (interface 100). `parent_auth_id` must name an existing auth of the app. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 201): success
@@ -117,7 +146,7 @@ export interface paths {
         };
         /**
          * List auths
-         * @description Interface 102. The auths of the calling app matching the filters (spec endpoint 3); no match: 10201 with `count` "0" and an empty list. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 102. The auths of the calling app matching the filters (interface 102); no match: 10201 with `count` "0" and an empty list. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
@@ -146,7 +175,7 @@ export interface paths {
         };
         /**
          * Read an auth group
-         * @description Interface 107. One group with the details of its auths (spec endpoint 8). A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 107. One group with the details of its auths (interface 107). A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
@@ -160,7 +189,7 @@ export interface paths {
         get: operations["getGroup"];
         /**
          * Modify an auth group
-         * @description Interface 105. Partial update (spec endpoint 6): an omitted field keeps its value, a field sent empty is set empty. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 105. Partial update (interface 105): an omitted field keeps its value, a field sent empty is set empty. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 201): success
@@ -176,7 +205,7 @@ export interface paths {
         put: operations["modifyGroup"];
         /**
          * Create an auth group
-         * @description Interface 104. Creates the group `group_id` of the calling app (spec endpoint 5); `group_auths` must name existing auths. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 104. Creates the group `group_id` of the calling app (interface 104); `group_auths` must name existing auths. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 201): success
@@ -205,7 +234,7 @@ export interface paths {
         };
         /**
          * List auth groups
-         * @description Interface 106. The groups of the calling app matching the filters (spec endpoint 7); no match: 10611 with `count` "0" and an empty list. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 106. The groups of the calling app matching the filters (interface 106); no match: 10611 with `count` "0" and an empty list. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
@@ -234,11 +263,12 @@ export interface paths {
         };
         /**
          * Read a user
-         * @description Interface 203. One user of the calling app (spec endpoint 12); passwords are always null. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 203. One user of the calling app (interface 203); passwords are always null. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
          *     - `20301` (HTTP 404): query succeeded, no data
+         *     - `90503` (HTTP 503): personal data unavailable
          *     - `90100` (HTTP 400): invalid parameters
          *     - `90401` (HTTP 401): signature verification failed
          *     - `90429` (HTTP 429): too many requests
@@ -248,7 +278,7 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Modify a user
-         * @description Interface 201. Partial update (spec endpoint 10): an omitted field keeps its value, a field sent empty is set empty. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 201. Partial update (interface 201): an omitted field keeps its value, a field sent empty is set empty. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 201): success
@@ -263,7 +293,7 @@ export interface paths {
         put: operations["modifyUser"];
         /**
          * Register a user
-         * @description Interface 200. Registers the user `user_login_id` of the calling app (spec endpoint 9); `user_auths` and `user_auth_groups` must name existing records (else 90100). A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 200. Registers the user `user_login_id` of the calling app (interface 200); `user_auths` and `user_auth_groups` must name existing records (else 90100). A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 201): success
@@ -291,12 +321,13 @@ export interface paths {
         };
         /**
          * List users
-         * @description Interface 202. A page of the users of the calling app (spec endpoint 11), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0"; a page past the last one while there are matches: 404 20201 with the real `count` and empty arrays. A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 202. A page of the users of the calling app (interface 202), in creation order; the page is under both `user_list` and `list`; no match: 20201 with `count` "0"; a page past the last one while there are matches: 404 20201 with the real `count` and empty arrays. A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
          *     - `20201` (HTTP 200): query succeeded, no data
          *     - `20201` (HTTP 404): query succeeded, no data
+         *     - `90503` (HTTP 503): personal data unavailable
          *     - `90100` (HTTP 400): invalid parameters
          *     - `90401` (HTTP 401): signature verification failed
          *     - `90429` (HTTP 429): too many requests
@@ -323,7 +354,7 @@ export interface paths {
         put?: never;
         /**
          * Check a login
-         * @description Interface 204. Checks the password (`user_pwd_encrypt`, AES with the app key, docs/contract.md §4) of a user (spec endpoint 13) and answers the user; repeated failures lock the login for a while (20443). A field not listed here is refused (90100, "unknown field X").
+         * @description Interface 204. Checks the password (`user_pwd_encrypt`, AES with the app key, docs/contract.md §4) of a user (interface 204) and answers the user; repeated failures lock the login for a while (20443). A field not listed here is refused (90100, "unknown field X").
          *
          *     Result codes:
          *     - `90000` (HTTP 200): success
@@ -332,6 +363,7 @@ export interface paths {
          *     - `20443` (HTTP 403): too many failed logins
          *     - `20499` (HTTP 503): directory unavailable
          *     - `90101` (HTTP 400): invalid user information
+         *     - `90503` (HTTP 503): personal data unavailable
          *     - `90100` (HTTP 400): invalid parameters
          *     - `90401` (HTTP 401): signature verification failed
          *     - `90429` (HTTP 429): too many requests
@@ -405,6 +437,333 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Opens an operator session: an `HttpOnly`, `SameSite=Strict` cookie (`Secure` unless served on loopback), idle for at most 30 minutes, and the `X-CSRF-Token` header every change made with the cookie must send back. A wrong password and an unknown login both answer 401 90401; failures count toward the lockout of user logins (under the app `""`): a locked operator is 403 30402.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 201): success
+         *     - `90401` (HTTP 401): sign-in failed
+         *     - `30402` (HTTP 403): operator locked
+         *     - `90429` (HTTP 429): too many requests
+         *     - `20499` (HTTP 503): directory unavailable
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        post: operations["openAdminSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current operator
+         * @description Who the request acts as (session cookie, session token or `ADMIN_TOKEN`); with the cookie, the `X-CSRF-Token` header again.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["getAdminSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Ends the current session and clears its cookie.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        delete: operations["closeAdminSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List apps
+         * @description Every app (`APP_CREDENTIALS` apps with `source` "config", read-only); an app_admin sees its apps. Never a secret.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["listApps"];
+        put?: never;
+        /**
+         * Create an app
+         * @description A new app (`app_token`: `app-` + 32 hex) with its first credential; `credential` carries its secret and AES key, answered only here, once.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 201): success
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        post: operations["createApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/apps/{app_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an app
+         * @description The app and its credentials (never a secret).
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `30101` (HTTP 404): no such app
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["getApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename, disable or enable an app
+         * @description A disabled app is refused by every account instance within 5 s and every location instance within 15 s.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `30101` (HTTP 404): no such app
+         *     - `30130` (HTTP 409): a config app cannot be changed
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        patch: operations["modifyApp"];
+        trace?: never;
+    };
+    "/admin/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operators
+         * @description Every operator, by login.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["listOperators"];
+        put?: never;
+        /**
+         * Create an operator
+         * @description A `password` (at least 12 characters, stored as an argon2id hash) or `directory: true` (checked against the `LDAP_*` directory); `apps` for an app_admin only, naming existing apps.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 201): success
+         *     - `30310` (HTTP 409): the operator exists
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/operators/{login}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an operator
+         * @description The operator (never a password).
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `30301` (HTTP 404): no such operator
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["getOperator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an operator
+         * @description Role, apps, state or password; `"state":"enabled"` also clears a sign-in lock. Disabling an operator or changing its password ends its sessions.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `30301` (HTTP 404): no such operator
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        patch: operations["modifyOperator"];
+        trace?: never;
+    };
+    "/admin/v1/apps/{app_token}/lockouts/{user_login_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlock a login id
+         * @description Clears the login id's failed logins and lock (recorded as a `modify` of the user); 404 30401 when it is not locked.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `30101` (HTTP 404): no such app
+         *     - `30401` (HTTP 404): not locked
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        delete: operations["unlockUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active apps with their active credentials
+         * @description For the location service (`APPS_URL`): every enabled app of the control plane with its active credentials, secrets and AES keys in clear (`APP_CREDENTIALS` apps are not listed: each service reads its own). Only with `Authorization: Bearer <INTERNAL_TOKEN>`.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `90401` (HTTP 401): bad internal token
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        get: operations["internalApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/credential-uses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record credential uses
+         * @description Location's batch of credential uses (`time` ISO 8601), written as `last_used_time` to the minute (a later time only); unknown ids are ignored.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `90401` (HTTP 401): bad internal token
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        post: operations["internalCredentialUses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -429,11 +788,75 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: PostgreSQL reachable, schema migrated, not shutting down (directories: a detail, never down) */
+        /** Readiness: PostgreSQL reachable, schema migrated, every key id of the stored personal data in PII_KEYS, not shutting down (directories: a detail, never down) */
         get: operations["healthReady"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/apps/{app_token}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a credential
+         * @description A new (secret, aes_key) pair, answered only here, once. At most two are active (409 30120); with `retire_others_in` (seconds, 60 to 2592000) the other active credential gets that `expire_time` and is refused from then on.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 201): success
+         *     - `30101` (HTTP 404): no such app
+         *     - `30120` (HTTP 409): two active credentials already
+         *     - `30130` (HTTP 409): a config app cannot be changed
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90413` (HTTP 413): request body too large
+         *     - `90415` (HTTP 415): unsupported media type
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        post: operations["issueCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/apps/{app_token}/credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a credential
+         * @description Refused from now on, on every account instance within 5 s and every location instance within 15 s.
+         *
+         *     Result codes:
+         *     - `90000` (HTTP 200): success
+         *     - `30101` (HTTP 404): no such app
+         *     - `30201` (HTTP 404): no such credential
+         *     - `30130` (HTTP 409): a config app cannot be changed
+         *     - `90401` (HTTP 401): not signed in
+         *     - `90403` (HTTP 403): the role does not allow it
+         *     - `90100` (HTTP 400): invalid parameters
+         *     - `90099` (HTTP 500): system exception
+         *     - `90099` (HTTP 503): system exception
+         */
+        delete: operations["revokeCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -501,6 +924,54 @@ export interface components {
             action: "create" | "modify" | "login" | "login_failed" | "login_locked";
             /** @enum {string} */
             resource_type: "auth" | "auth_group" | "user";
+            resource_id: string;
+            operator: string;
+            request_id: string;
+            client_ip: string;
+            result_code: string;
+            changes: string;
+        };
+        AdminApp: {
+            app_token: string;
+            app_name: string;
+            /** @enum {string} */
+            aes_mode: "gcm" | "ecb";
+            /** @enum {string} */
+            state: "enabled" | "disabled";
+            /** @enum {string} */
+            source: "api" | "config";
+            create_time: string;
+            credentials: components["schemas"]["AdminCredential"][];
+        };
+        AdminCredential: {
+            credential_id: string;
+            create_time: string;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description `YYYY-MM-DD HH:MM:SS` in the service TZ; `""` unless set. */
+            expire_time: string;
+            /** @description Minute resolution; `""` if never used. */
+            last_used_time: string;
+        };
+        AdminOperator: {
+            login: string;
+            /** @enum {string} */
+            role: "admin" | "app_admin" | "auditor";
+            apps: string[];
+            /** @enum {string} */
+            state: "enabled" | "disabled";
+            directory: boolean;
+            locked: boolean;
+            create_time: string;
+        };
+        AdminAuditEvent: {
+            event_id: string;
+            event_time: string;
+            app_token: string;
+            /** @enum {string} */
+            action: "create" | "modify" | "revoke" | "login" | "login_failed" | "login_locked";
+            /** @enum {string} */
+            resource_type: "auth" | "auth_group" | "user" | "app" | "credential" | "operator" | "session";
             resource_id: string;
             operator: string;
             request_id: string;
@@ -654,6 +1125,108 @@ export interface operations {
                          * @enum {string}
                          */
                         response_code: "20799";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    listAdminAuditEvents: {
+        parameters: {
+            query?: {
+                app_token?: string;
+                resource_type?: "auth" | "auth_group" | "user" | "app" | "credential" | "operator" | "session";
+                resource_id?: string;
+                action?: "create" | "modify" | "revoke" | "login" | "login_failed" | "login_locked";
+                operator?: string;
+                from_time?: string;
+                to_time?: string;
+                after_event_id?: string;
+                page_size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success; 20701: query succeeded, no data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000" | "20701";
+                        response_message: string;
+                        count: string;
+                        event_list: components["schemas"]["AdminAuditEvent"][];
+                        next_event_id: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
                         response_message: string;
                     };
                 };
@@ -2241,7 +2814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 20399: system exception */
+            /** @description 90503: personal data unavailable; 20399: system exception */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2252,7 +2825,7 @@ export interface operations {
                          * @description Result code (docs/account-api.md).
                          * @enum {string}
                          */
-                        response_code: "20399";
+                        response_code: "90503" | "20399";
                         response_message: string;
                     };
                 };
@@ -2910,7 +3483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 20299: system exception */
+            /** @description 90503: personal data unavailable; 20299: system exception */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2921,7 +3494,7 @@ export interface operations {
                          * @description Result code (docs/account-api.md).
                          * @enum {string}
                          */
-                        response_code: "20299";
+                        response_code: "90503" | "20299";
                         response_message: string;
                     };
                 };
@@ -3120,7 +3693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 20499: directory unavailable; 20499: system exception */
+            /** @description 20499: directory unavailable; 90503: personal data unavailable; 20499: system exception */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3131,7 +3704,7 @@ export interface operations {
                          * @description Result code (docs/account-api.md).
                          * @enum {string}
                          */
-                        response_code: "20499";
+                        response_code: "20499" | "90503";
                         response_message: string;
                     };
                 };
@@ -3403,6 +3976,1575 @@ export interface operations {
                          * @enum {string}
                          */
                         response_code: "20699";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    openAdminSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    login: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            201: {
+                headers: {
+                    /** @description Send it back as `X-CSRF-Token` on every change made with the session cookie. */
+                    "X-CSRF-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        operator: string;
+                        /** @enum {string} */
+                        role: "admin" | "app_admin" | "auditor";
+                        apps: string[];
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: sign-in failed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30402: operator locked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30402";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90429: too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90429";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 20499: directory unavailable; 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "20499" | "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAdminSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    /** @description Send it back as `X-CSRF-Token` on every change made with the session cookie. */
+                    "X-CSRF-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        operator: string;
+                        /** @enum {string} */
+                        role: "admin" | "app_admin" | "auditor";
+                        apps: string[];
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    closeAdminSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    listApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        count: string;
+                        app_list: components["schemas"]["AdminApp"][];
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    createApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app_name: string;
+                    /** @enum {string} */
+                    aes_mode?: "gcm" | "ecb";
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        app_token: string;
+                        app_name: string;
+                        /** @enum {string} */
+                        aes_mode: "gcm" | "ecb";
+                        /** @enum {string} */
+                        state: "enabled" | "disabled";
+                        /** @enum {string} */
+                        source: "api" | "config";
+                        create_time: string;
+                        credentials: components["schemas"]["AdminCredential"][];
+                        credential: {
+                            credential_id: string;
+                            secret: string;
+                            aes_key: string;
+                        };
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    getApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        app_token: string;
+                        app_name: string;
+                        /** @enum {string} */
+                        aes_mode: "gcm" | "ecb";
+                        /** @enum {string} */
+                        state: "enabled" | "disabled";
+                        /** @enum {string} */
+                        source: "api" | "config";
+                        create_time: string;
+                        credentials: components["schemas"]["AdminCredential"][];
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30101: no such app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30101";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    modifyApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app_name?: string;
+                    /** @enum {string} */
+                    state?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        app_token: string;
+                        app_name: string;
+                        /** @enum {string} */
+                        aes_mode: "gcm" | "ecb";
+                        /** @enum {string} */
+                        state: "enabled" | "disabled";
+                        /** @enum {string} */
+                        source: "api" | "config";
+                        create_time: string;
+                        credentials: components["schemas"]["AdminCredential"][];
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30101: no such app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30101";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30130: a config app cannot be changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30130";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        count: string;
+                        operator_list: components["schemas"]["AdminOperator"][];
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    createOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    login: string;
+                    /** @enum {string} */
+                    role: "admin" | "app_admin" | "auditor";
+                    apps?: string[];
+                    password?: string;
+                    directory?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        login: string;
+                        /** @enum {string} */
+                        role: "admin" | "app_admin" | "auditor";
+                        apps: string[];
+                        /** @enum {string} */
+                        state: "enabled" | "disabled";
+                        directory: boolean;
+                        locked: boolean;
+                        create_time: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30310: the operator exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30310";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                login: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        login: string;
+                        /** @enum {string} */
+                        role: "admin" | "app_admin" | "auditor";
+                        apps: string[];
+                        /** @enum {string} */
+                        state: "enabled" | "disabled";
+                        directory: boolean;
+                        locked: boolean;
+                        create_time: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30301: no such operator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30301";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    modifyOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                login: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role?: "admin" | "app_admin" | "auditor";
+                    apps?: string[];
+                    /** @enum {string} */
+                    state?: "enabled" | "disabled";
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        login: string;
+                        /** @enum {string} */
+                        role: "admin" | "app_admin" | "auditor";
+                        apps: string[];
+                        /** @enum {string} */
+                        state: "enabled" | "disabled";
+                        directory: boolean;
+                        locked: boolean;
+                        create_time: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30301: no such operator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30301";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    unlockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_token: string;
+                user_login_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30101: no such app; 30401: not locked */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30101" | "30401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    internalApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        count: string;
+                        app_list: {
+                            app_token: string;
+                            /** @enum {string} */
+                            aes_mode: "gcm" | "ecb";
+                            credentials: {
+                                credential_id: string;
+                                secret: string;
+                                aes_key: string;
+                                /** @description ISO 8601 UTC; `""` when not set. Refused from then on. */
+                                expire_time: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description 90401: bad internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    internalCredentialUses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uses: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        count: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: bad internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
                         response_message: string;
                     };
                 };
@@ -3700,6 +5842,276 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
+                    };
+                };
+            };
+        };
+    };
+    issueCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    retire_others_in?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description 90000: success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                        credential_id: string;
+                        secret: string;
+                        aes_key: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30101: no such app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30101";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30120: two active credentials already; 30130: a config app cannot be changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30120" | "30130";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90413: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90413";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90415: unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90415";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_token: string;
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 90000: success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90000";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90100: invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90100";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90401: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90401";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90403: the role does not allow it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90403";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30101: no such app; 30201: no such credential */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30101" | "30201";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 30130: a config app cannot be changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "30130";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
+                    };
+                };
+            };
+            /** @description 90099: system exception */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_code: "90099";
+                        response_message: string;
                     };
                 };
             };
