@@ -17,6 +17,7 @@ const RULE_NOTES: Record<string, (constraints: unknown[]) => string> = {
   isJsonObjectText: () => 'a JSON object as text',
   isPasswordUnlessDomainUser: () => 'required unless is_domain_user is "1"',
   isDigitsInRange: (c) => `a whole number from ${String(c[0])} to ${String(c[1])}`,
+  existingTime: () => 'a date and time that exist (no 30 February, no year 0000)',
 };
 
 /**
