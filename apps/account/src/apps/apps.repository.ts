@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
 import type { AppRecord } from './app.record';
 
 const COLUMNS = `a."app_token" AS "appToken", a."app_name" AS "appName", a."aes_mode" AS "aesMode", a."state", a."create_time" AS "createTime"`;
@@ -9,6 +10,7 @@ const COLUMNS = `a."app_token" AS "appToken", a."app_name" AS "appName", a."aes_
 export class AppsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  @GenerateSql({ name: 'by token', params: ['app-7f3a9c2e41d08b56'] }, { name: 'by token, locked', params: ['app-7f3a9c2e41d08b56', MANAGER, true] })
   async find(appToken: string, em: EntityManager = this.dataSource.manager, lock = false): Promise<AppRecord | null> {
     const rows = (await em.query(`SELECT ${COLUMNS} FROM "apps" a WHERE a."app_token" = $1${lock ? ' FOR UPDATE' : ''}`, [
       appToken,
@@ -17,6 +19,7 @@ export class AppsRepository {
   }
 
   /** Every app, or those of `appTokens`, by creation. */
+  @GenerateSql({ name: 'every app', params: [] }, { name: 'some apps', params: [['app-7f3a9c2e41d08b56', 'app-0b0b0b0b0b0b0b0b']] })
   async list(appTokens?: readonly string[]): Promise<AppRecord[]> {
     const where = appTokens === undefined ? '' : 'WHERE a."app_token" = ANY($1)';
     return (await this.dataSource.query(
@@ -26,6 +29,7 @@ export class AppsRepository {
   }
 
   /** The tokens among `appTokens` that name an app. */
+  @GenerateSql({ name: 'two tokens', params: [['app-7f3a9c2e41d08b56', 'app-0b0b0b0b0b0b0b0b']] }, { name: 'none (no statement)', params: [[]] })
   async existing(appTokens: readonly string[]): Promise<string[]> {
     if (appTokens.length === 0) return [];
     const rows = (await this.dataSource.query(`SELECT "app_token" FROM "apps" WHERE "app_token" = ANY($1)`, [appTokens])) as {
@@ -34,10 +38,12 @@ export class AppsRepository {
     return rows.map((r) => r.app_token);
   }
 
+  @GenerateSql({ name: 'a new app', params: [MANAGER, { appToken: 'app-0c0c0c0c0c0c0c0c', appName: 'New app', aesMode: 'gcm' }] })
   async insert(em: EntityManager, app: Pick<AppRecord, 'appToken' | 'appName' | 'aesMode'>): Promise<void> {
     await em.query(`INSERT INTO "apps" ("app_token", "app_name", "aes_mode") VALUES ($1, $2, $3)`, [app.appToken, app.appName, app.aesMode]);
   }
 
+  @GenerateSql({ name: 'name and state', params: [MANAGER, 'app-7f3a9c2e41d08b56', { appName: 'Renamed', state: 'disabled' }] })
   async update(em: EntityManager, appToken: string, app: Pick<AppRecord, 'appName' | 'state'>): Promise<void> {
     await em.query(`UPDATE "apps" SET "app_name" = $2, "state" = $3, "update_time" = now() WHERE "app_token" = $1`, [
       appToken,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
 import type { CredentialRecord } from './credential.record';
 
 const COLUMNS = `c."app_token" AS "appToken", c."credential_id" AS "credentialId", c."secret", c."aes_key" AS "aesKey",
@@ -26,11 +27,13 @@ export class CredentialsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Locks the row of the app for the transaction of `em`; `false` when there is no such app. */
+  @GenerateSql({ name: 'an app', params: [MANAGER, 'app-7f3a9c2e41d08b56'] })
   async lockApp(em: EntityManager, appToken: string): Promise<boolean> {
     const rows = (await em.query(`SELECT 1 FROM "apps" WHERE "app_token" = $1 FOR UPDATE`, [appToken])) as unknown[];
     return rows.length === 1;
   }
 
+  @GenerateSql({ name: 'of two apps', params: [['app-7f3a9c2e41d08b56', 'app-0b0b0b0b0b0b0b0b']] }, { name: 'of no app (no statement)', params: [[]] })
   async listOf(appTokens: readonly string[], em: EntityManager = this.dataSource.manager): Promise<CredentialRecord[]> {
     if (appTokens.length === 0) return [];
     return (await em.query(`SELECT ${COLUMNS} FROM "app_credentials" c WHERE c."app_token" = ANY($1) ORDER BY c."create_time", c."credential_id"`, [
@@ -38,6 +41,11 @@ export class CredentialsRepository {
     ])) as CredentialRecord[];
   }
 
+  @GenerateSql({
+    name: 'a new credential',
+    seed: [`INSERT INTO "apps" ("app_token", "app_name") VALUES ('app-7f3a9c2e41d08b56', 'Demo')`],
+    params: [MANAGER, { appToken: 'app-7f3a9c2e41d08b56', credentialId: 'cred-0123456789abcdef', secret: 'sealed-secret', aesKey: 'sealed-key', keyId: 'k1' }],
+  })
   async insert(em: EntityManager, c: Pick<CredentialRecord, 'appToken' | 'credentialId' | 'secret' | 'aesKey' | 'keyId'>): Promise<void> {
     await em.query(
       `INSERT INTO "app_credentials" ("app_token", "credential_id", "secret", "aes_key", "key_id") VALUES ($1, $2, $3, $4, $5)`,
@@ -45,6 +53,7 @@ export class CredentialsRepository {
     );
   }
 
+  @GenerateSql({ name: 'a credential', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'cred-0123456789abcdef', new Date('2026-01-01T00:00:00Z')] })
   async setExpireTime(em: EntityManager, appToken: string, credentialId: string, expireTime: Date): Promise<void> {
     await em.query(`UPDATE "app_credentials" SET "expire_time" = $3 WHERE "app_token" = $1 AND "credential_id" = $2`, [
       appToken,
@@ -53,6 +62,7 @@ export class CredentialsRepository {
     ]);
   }
 
+  @GenerateSql({ name: 'a credential', params: [MANAGER, 'app-7f3a9c2e41d08b56', 'cred-0123456789abcdef'] })
   async revoke(em: EntityManager, appToken: string, credentialId: string): Promise<void> {
     await em.query(
       `UPDATE "app_credentials" SET "revoke_time" = now() WHERE "app_token" = $1 AND "credential_id" = $2 AND "revoke_time" IS NULL`,
@@ -61,6 +71,7 @@ export class CredentialsRepository {
   }
 
   /** Every active credential of every enabled app (what a refresh loads). */
+  @GenerateSql({ name: 'every active credential', params: [] })
   async active(): Promise<ActiveCredentialRow[]> {
     return (await this.dataSource.query(
       `SELECT a."app_token" AS "appToken", a."aes_mode" AS "aesMode", c."credential_id" AS "credentialId",
@@ -75,6 +86,10 @@ export class CredentialsRepository {
    * Records uses (docs/contract.md §14 `last_used_time`): one statement for the batch, a
    * later time only; unknown ids are ignored. Returns how many credentials were updated.
    */
+  @GenerateSql(
+    { name: 'a batch', params: [[{ credentialId: 'cred-0123456789abcdef', time: new Date('2026-01-01T00:00:00Z') }]] },
+    { name: 'none (no statement)', params: [[]] },
+  )
   async recordUses(uses: readonly { credentialId: string; time: Date }[]): Promise<number> {
     if (uses.length === 0) return 0;
     const [, n] = (await this.dataSource.query(
@@ -87,10 +102,12 @@ export class CredentialsRepository {
   }
 
   /** Increments the change counter inside the change's transaction. */
+  @GenerateSql({ name: 'in a change', params: [MANAGER] })
   async bumpVersion(em: EntityManager): Promise<void> {
     await em.query(`UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1`);
   }
 
+  @GenerateSql({ name: 'the counter', params: [] })
   async version(): Promise<string> {
     const rows = (await this.dataSource.query(`SELECT "version"::text AS "version" FROM "control_plane_version" WHERE "id" = 1`)) as {
       version: string;
@@ -99,6 +116,7 @@ export class CredentialsRepository {
   }
 
   /** Rows whose secret or AES key is sealed under another key than `keyId` (for `rotate-pii`), a batch after `after`. */
+  @GenerateSql({ name: 'a batch of 100', params: [MANAGER, 'k2', '', 100] })
   async staleBatch(em: EntityManager, keyId: string, after: string, limit: number): Promise<CredentialRecord[]> {
     return (await em.query(
       `SELECT ${COLUMNS} FROM "app_credentials" c WHERE c."key_id" <> $1 AND c."credential_id" > $2
@@ -107,6 +125,7 @@ export class CredentialsRepository {
     )) as CredentialRecord[];
   }
 
+  @GenerateSql({ name: 'a credential', params: [MANAGER, 'cred-0123456789abcdef', 'sealed-secret', 'sealed-key', 'k2'] })
   async reseal(em: EntityManager, credentialId: string, secret: string, aesKey: string, keyId: string): Promise<void> {
     await em.query(`UPDATE "app_credentials" SET "secret" = $2, "aes_key" = $3, "key_id" = $4 WHERE "credential_id" = $1`, [
       credentialId,
