@@ -5,6 +5,7 @@
  * cannot read the database.
  */
 import { DEMO_APP } from '@geoaccount/signing';
+import { asAppToken } from '../../src/common/app-scope';
 import { type MediumDatabase, mediumDatabase } from './medium-database';
 import { ADMIN, type ControlPlaneServices, controlPlaneServices, outcome } from './medium.factory';
 
@@ -51,19 +52,19 @@ describe('create', () => {
 
 describe('config apps are read-only, unknown apps are 30101', () => {
   it('refuses to modify a config app or issue it a credential (30130)', async () => {
-    expect(await outcome(s.apps.modify(ADMIN, DEMO_APP.appToken, { state: 'disabled' }))).toEqual(CONFIG_READ_ONLY);
-    expect(await outcome(s.credentials.issue(ADMIN, DEMO_APP.appToken))).toEqual(CONFIG_READ_ONLY);
-    expect(s.registry.get(DEMO_APP.appToken)).toBeDefined();
+    expect(await outcome(s.apps.modify(ADMIN, asAppToken(DEMO_APP.appToken), { state: 'disabled' }))).toEqual(CONFIG_READ_ONLY);
+    expect(await outcome(s.credentials.issue(ADMIN, asAppToken(DEMO_APP.appToken)))).toEqual(CONFIG_READ_ONLY);
+    expect(s.registry.get(asAppToken(DEMO_APP.appToken))).toBeDefined();
   });
 
   it('reads a config app as source "config", without credentials', async () => {
-    expect(await s.apps.get(ADMIN, DEMO_APP.appToken)).toMatchObject({ app_token: DEMO_APP.appToken, source: 'config' });
+    expect(await s.apps.get(ADMIN, asAppToken(DEMO_APP.appToken))).toMatchObject({ app_token: asAppToken(DEMO_APP.appToken), source: 'config' });
   });
 
   it('answers 30101 for an app that does not exist', async () => {
-    expect(await outcome(s.apps.get(ADMIN, 'app-0000'))).toEqual(NO_APP);
-    expect(await outcome(s.apps.modify(ADMIN, 'app-0000', { app_name: 'x' }))).toEqual(NO_APP);
-    expect(await outcome(s.credentials.issue(ADMIN, 'app-0000'))).toEqual(NO_APP);
+    expect(await outcome(s.apps.get(ADMIN, asAppToken('app-0000')))).toEqual(NO_APP);
+    expect(await outcome(s.apps.modify(ADMIN, asAppToken('app-0000'), { app_name: 'x' }))).toEqual(NO_APP);
+    expect(await outcome(s.credentials.issue(ADMIN, asAppToken('app-0000')))).toEqual(NO_APP);
   });
 });
 
@@ -74,7 +75,7 @@ describe('list', () => {
     const own = await s.apps.list({ login: 'ops', role: 'app_admin', apps: [mine.app_token], via: 'cookie' });
     expect(own.map((a) => a.app_token)).toEqual([mine.app_token]);
     const all = (await s.apps.list(ADMIN)).map((a) => a.app_token);
-    expect(all).toEqual(expect.arrayContaining([DEMO_APP.appToken, mine.app_token, other.app_token]));
+    expect(all).toEqual(expect.arrayContaining([asAppToken(DEMO_APP.appToken), mine.app_token, other.app_token]));
   });
 });
 

@@ -3,6 +3,7 @@
  * an unknown app; a locked one is cleared (the login works again) with an audit event of the user.
  */
 import type { LoginDto } from '../../src/login/dto/login.dto';
+import { asAppToken } from '../../src/common/app-scope';
 import { type MediumDatabase, mediumDatabase } from './medium-database';
 import { ADMIN, APP_A, accountServices, controlPlaneServices, outcome, sealedPassword, seedUser } from './medium.factory';
 
@@ -24,7 +25,7 @@ describe('unlock', () => {
   });
 
   it('answers 30101 for an app that does not exist', async () => {
-    expect(await outcome(controlPlaneServices(db).lockouts.unlock(ADMIN, 'app-0000', 'x'))).toEqual({ code: '30101', message: 'no such app' });
+    expect(await outcome(controlPlaneServices(db).lockouts.unlock(ADMIN, asAppToken('app-0000'), 'x'))).toEqual({ code: '30101', message: 'no such app' });
   });
 
   it('clears a lock: the right password works again, and the user has an audit event by the operator', async () => {

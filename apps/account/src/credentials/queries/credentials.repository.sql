@@ -47,4 +47,4 @@ SELECT c."app_token" AS "appToken", c."credential_id" AS "credentialId", c."secr
         ORDER BY c."credential_id" LIMIT 100 FOR UPDATE;
 
 -- CredentialsRepository.reseal: a credential
-UPDATE "app_credentials" SET "secret" = $2, "aes_key" = $3, "key_id" = $4 WHERE "credential_id" = $1;
+UPDATE "app_credentials" SET "secret" = $3, "aes_key" = $4, "key_id" = $5 WHERE "app_token" = $1 AND "credential_id" = $2;
