@@ -1,3 +1,4 @@
+import { type AppToken, asAppToken } from '../common/app-scope';
 import { type CredentialRecord, credentialState } from '../credentials/credential.record';
 import type { AppRecord } from './app.record';
 
@@ -12,7 +13,7 @@ export interface CredentialView {
 
 /** An app as the admin API answers it (docs/contract.md §14). */
 export interface AppView {
-  app_token: string;
+  app_token: AppToken;
   app_name: string;
   aes_mode: 'gcm' | 'ecb';
   state: 'enabled' | 'disabled';
@@ -49,7 +50,7 @@ export function appView(app: AppRecord, credentials: readonly CredentialRecord[]
 
 /** An `APP_CREDENTIALS` app: read-only, its credential kept in the configuration (not listed). */
 export function configAppView(appToken: string, aesMode: 'gcm' | 'ecb'): AppView {
-  return { app_token: appToken, app_name: '', aes_mode: aesMode, state: 'enabled', source: 'config', create_time: '', credentials: [] };
+  return { app_token: asAppToken(appToken), app_name: '', aes_mode: aesMode, state: 'enabled', source: 'config', create_time: '', credentials: [] };
 }
 
 const text = { type: 'string' };

@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { Body, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { accountOk } from '@geoaccount/api';
 import { AdminController } from '../admin-sessions/admin-controller';
@@ -69,7 +70,7 @@ export class AppsController {
     codes: [AppCodes.NOT_FOUND],
   })
   async get(@Principal() principal: AdminPrincipal, @AdminPath('app_token') appToken: string) {
-    return accountOk(false, { ...(await this.apps.get(principal, appToken)) });
+    return accountOk(false, { ...(await this.apps.get(principal, asAppToken(appToken))) });
   }
 
   @Patch(':app_token')
@@ -85,6 +86,6 @@ export class AppsController {
     codes: [AppCodes.NOT_FOUND, AppCodes.CONFIG_READ_ONLY],
   })
   async modify(@Principal() actor: AdminPrincipal, @AdminPath('app_token') appToken: string, @Body() dto: ModifyAppDto) {
-    return accountOk(false, { ...(await this.apps.modify(actor, appToken, dto)) });
+    return accountOk(false, { ...(await this.apps.modify(actor, asAppToken(appToken), dto)) });
   }
 }

@@ -1,4 +1,4 @@
-import { asAppToken } from '../common/app-scope';
+import { ALL_APPS, type AppToken, asAppToken } from '../common/app-scope';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -36,12 +36,12 @@ export class AppsService {
   ) {}
 
   async create(actor: AdminPrincipal, dto: CreateAppDto): Promise<{ app: AppView; credential: IssuedCredential }> {
-    const appToken = `app-${randomBytes(16).toString('hex')}`;
+    const appToken = asAppToken(`app-${randomBytes(16).toString('hex')}`);
     const aesMode = dto.aes_mode ?? 'gcm';
     const credential = await this.dataSource.transaction(async (em) => {
       await this.apps.insert(em, { appToken, appName: dto.app_name, aesMode });
       await this.audit.record(em, {
-        appToken: asAppToken(appToken),
+        appToken,
         action: 'create',
         resourceType: 'app',
         resourceId: appToken,
@@ -57,7 +57,8 @@ export class AppsService {
 
   /** The apps the principal may see: every one, or an app_admin's own. */
   async list(principal: AdminPrincipal): Promise<AppView[]> {
-    const scope = principal.role === 'app_admin' ? principal.apps : undefined;
+    // An app_admin's own apps; an admin's or an auditor's read crosses apps, and says so.
+    const scope = principal.role === 'app_admin' ? principal.apps.map(asAppToken) : ALL_APPS;
     const configured = this.registry
       .configuredApps()
       .filter((a) => coversApp(principal, a.appToken))
@@ -66,7 +67,7 @@ export class AppsService {
     return [...configured, ...(await this.views(rows))];
   }
 
-  async get(principal: AdminPrincipal, appToken: string): Promise<AppView> {
+  async get(principal: AdminPrincipal, appToken: AppToken): Promise<AppView> {
     void principal; // the guard checked the scope of the route's app
     const configured = this.registry.configuredApps().find((a) => a.appToken === appToken);
     if (configured) return configAppView(configured.appToken, configured.aesMode);
@@ -75,7 +76,7 @@ export class AppsService {
     return (await this.views([app]))[0]!;
   }
 
-  async modify(actor: AdminPrincipal, appToken: string, dto: ModifyAppDto): Promise<AppView> {
+  async modify(actor: AdminPrincipal, appToken: AppToken, dto: ModifyAppDto): Promise<AppView> {
     if (this.registry.isConfigured(appToken)) throw new ApiException(AppCodes.CONFIG_READ_ONLY);
     await this.dataSource.transaction(async (em) => {
       const app = await this.apps.find(appToken, em, true);
@@ -88,7 +89,7 @@ export class AppsService {
       await this.apps.update(em, appToken, next);
       await this.credentialRows.bumpVersion(em);
       await this.audit.record(em, {
-        appToken: asAppToken(appToken),
+        appToken,
         action: 'modify',
         resourceType: 'app',
         resourceId: appToken,

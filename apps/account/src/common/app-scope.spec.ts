@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
+import type { AppsRepository } from '../apps/apps.repository';
 import { AuditEventsRepository } from '../audit/audit-events.repository';
+import type { CredentialsRepository } from '../credentials/credentials.repository';
 import { UsersRepository } from '../users/users.repository';
 import { ALL_APPS, appTokenOf, asAppToken } from './app-scope';
 
@@ -17,6 +19,24 @@ function unscopedCallsDoNotCompile(users: UsersRepository, events: AuditEventsRe
   void events.page(asAppToken('app-7f3a9c2e41d08b56'), {}, 'UTC', 100);
 }
 
+/** The control plane's repositories: one app's rows take its `AppToken`, a cross-app read `ALL_APPS`. */
+function controlPlaneScopes(apps: AppsRepository, credentials: CredentialsRepository): void {
+  // @ts-expect-error a plain string is no scope
+  void apps.find('app-7f3a9c2e41d08b56');
+  // @ts-expect-error the list of apps says which: some apps, or every one
+  void apps.list();
+  // @ts-expect-error plain strings are no scope
+  void apps.list(['app-7f3a9c2e41d08b56']);
+  // @ts-expect-error a plain string is no scope
+  void credentials.listOf(['app-7f3a9c2e41d08b56']);
+  // @ts-expect-error what every instance loads crosses apps, and says so
+  void credentials.active();
+  void apps.find(asAppToken('app-7f3a9c2e41d08b56'));
+  void apps.list(ALL_APPS);
+  void apps.list([asAppToken('app-7f3a9c2e41d08b56')]);
+  void credentials.active(ALL_APPS);
+}
+
 describe('app scope', () => {
   it('is the verified app token itself at run time, or a distinct all-apps symbol', () => {
     const app = { appToken: 'app-7f3a9c2e41d08b56' } as Parameters<typeof appTokenOf>[0];
@@ -24,6 +44,7 @@ describe('app scope', () => {
     expect(asAppToken('app-1')).toBe('app-1');
     expect(typeof ALL_APPS).toBe('symbol');
     expect(typeof unscopedCallsDoNotCompile).toBe('function');
+    expect(typeof controlPlaneScopes).toBe('function');
     expect(new UsersRepository({ getMetadata: () => ({ columns: [] }) } as unknown as DataSource)).toBeInstanceOf(UsersRepository);
   });
 });

@@ -1,16 +1,11 @@
 import type { DataSource } from 'typeorm';
+import { ALL_APPS } from '../common/app-scope';
 import type { PiiCipher } from '../pii/pii-cipher';
+import { CredentialsRepository } from './credentials.repository';
 
 export interface CredentialRewrapCounts {
   scanned: number;
   rewritten: number;
-}
-
-interface Row {
-  app_token: string;
-  credential_id: string;
-  secret: string;
-  aes_key: string;
 }
 
 /**
@@ -27,29 +22,29 @@ export async function rewrapCredentials(
   const batchSize = options.batchSize ?? 200;
   const counts: CredentialRewrapCounts = { scanned: 0, rewritten: 0 };
   let after = '';
+  const repository = new CredentialsRepository(dataSource);
   for (;;) {
+    // Every app's credentials: the key ring is the deployment's, not an app's.
     const rows = await dataSource.transaction(async (em) => {
-      const rows = (await em.query(
-        `SELECT "app_token", "credential_id", "secret", "aes_key" FROM "app_credentials"
-          WHERE "key_id" <> $1 AND "credential_id" > $2 ORDER BY "credential_id" LIMIT ${Number(batchSize)} FOR UPDATE`,
-        [cipher.currentKeyId, after],
-      )) as Row[];
+      const rows = await repository.staleBatch(em, ALL_APPS, cipher.currentKeyId, after, batchSize);
       for (const row of rows) {
         counts.scanned++;
-        const secret = cipher.decrypt(row.app_token, row.credential_id, 'secret', row.secret)!;
-        const aesKey = cipher.decrypt(row.app_token, row.credential_id, 'aes_key', row.aes_key)!;
-        await em.query(`UPDATE "app_credentials" SET "secret" = $2, "aes_key" = $3, "key_id" = $4 WHERE "credential_id" = $1`, [
-          row.credential_id,
-          cipher.encrypt(row.app_token, row.credential_id, 'secret', secret),
-          cipher.encrypt(row.app_token, row.credential_id, 'aes_key', aesKey),
+        const secret = cipher.decrypt(row.appToken, row.credentialId, 'secret', row.secret)!;
+        const aesKey = cipher.decrypt(row.appToken, row.credentialId, 'aes_key', row.aesKey)!;
+        await repository.reseal(
+          em,
+          row.appToken,
+          row.credentialId,
+          cipher.encrypt(row.appToken, row.credentialId, 'secret', secret),
+          cipher.encrypt(row.appToken, row.credentialId, 'aes_key', aesKey),
           cipher.currentKeyId,
-        ]);
+        );
         counts.rewritten++;
       }
       return rows;
     });
     if (rows.length === 0) return counts;
-    after = rows[rows.length - 1]!.credential_id;
+    after = rows[rows.length - 1]!.credentialId;
     options.onBatch?.({ ...counts });
   }
 }

@@ -1,6 +1,7 @@
+import type { AppToken } from '../common/app-scope';
 /** A row of `app_credentials`, its secret and AES key still encrypted (docs/contract.md §14). */
 export interface CredentialRecord {
-  appToken: string;
+  appToken: AppToken;
   credentialId: string;
   /** `v1:<key id>:…` under the `PII_KEYS` ring. */
   secret: string;

@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_REGISTRY, type AppRegistry, type ManagedApp } from '@geoaccount/signing';
+import { ALL_APPS } from '../common/app-scope';
 import { AccountConfig } from '../config/account.config';
 import { CredentialSecrets } from './credential-secrets';
 import { CredentialsRepository } from './credentials.repository';
@@ -52,7 +53,7 @@ export class CredentialsSync implements OnApplicationBootstrap, BeforeApplicatio
       try {
         const version = await this.credentials.version();
         if (!force && version === this.version) return;
-        const rows = await this.credentials.active();
+        const rows = await this.credentials.active(ALL_APPS);
         const apps = new Map<string, ManagedApp>();
         for (const row of rows) {
           let keys: { secret: string; aesKey: string };
@@ -90,7 +91,7 @@ export class CredentialsSync implements OnApplicationBootstrap, BeforeApplicatio
     const uses = this.registry.uses.drain();
     if (uses.length === 0) return;
     try {
-      await this.credentials.recordUses(uses.map((u) => ({ credentialId: u.credentialId, time: new Date(u.minute) })));
+      await this.credentials.recordUses(ALL_APPS, uses.map((u) => ({ credentialId: u.credentialId, time: new Date(u.minute) })));
     } catch (err) {
       this.registry.uses.restore(uses);
       this.logger.warn(`credential uses not written, kept for the next flush: ${(err as Error).message}`);

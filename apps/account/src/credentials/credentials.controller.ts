@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { Body, Delete, HttpCode, Post } from '@nestjs/common';
 import { accountOk } from '@geoaccount/api';
 import { AdminController } from '../admin-sessions/admin-controller';
@@ -32,7 +33,7 @@ export class CredentialsController {
     codes: [AppCodes.NOT_FOUND, CredentialCodes.TWO_ACTIVE, AppCodes.CONFIG_READ_ONLY],
   })
   async issue(@Principal() actor: AdminPrincipal, @AdminPath('app_token') appToken: string, @Body() dto: IssueCredentialDto) {
-    return accountOk(true, { ...(await this.credentials.issue(actor, appToken, dto.retire_others_in)) });
+    return accountOk(true, { ...(await this.credentials.issue(actor, asAppToken(appToken), dto.retire_others_in)) });
   }
 
   @Delete(':credential_id')
@@ -50,7 +51,7 @@ export class CredentialsController {
     @AdminPath('app_token') appToken: string,
     @AdminPath('credential_id') credentialId: string,
   ) {
-    await this.credentials.revoke(actor, appToken, credentialId);
+    await this.credentials.revoke(actor, asAppToken(appToken), credentialId);
     return accountOk(false);
   }
 }

@@ -1,4 +1,4 @@
-import { asAppToken } from '../common/app-scope';
+import type { AppToken } from '../common/app-scope';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '@geoaccount/api';
@@ -34,12 +34,12 @@ export class CredentialsService {
   ) {}
 
   /** The app must exist in the database (a `config` app is read-only): its row locked for the transaction. */
-  private async lockApp(em: EntityManager, appToken: string): Promise<void> {
+  private async lockApp(em: EntityManager, appToken: AppToken): Promise<void> {
     if (this.registry.isConfigured(appToken)) throw new ApiException(AppCodes.CONFIG_READ_ONLY);
     if (!(await this.credentials.lockApp(em, appToken))) throw new ApiException(AppCodes.NOT_FOUND);
   }
 
-  async issue(actor: AdminPrincipal, appToken: string, retireOthersIn?: number): Promise<IssuedCredential> {
+  async issue(actor: AdminPrincipal, appToken: AppToken, retireOthersIn?: number): Promise<IssuedCredential> {
     const issued = await this.dataSource.transaction(async (em) => {
       await this.lockApp(em, appToken);
       const now = Date.now();
@@ -50,7 +50,7 @@ export class CredentialsService {
         for (const other of active) {
           await this.credentials.setExpireTime(em, appToken, other.credentialId, expireTime);
           await this.audit.record(em, {
-            appToken: asAppToken(appToken),
+            appToken,
             action: 'modify',
             resourceType: 'credential',
             resourceId: other.credentialId,
@@ -67,12 +67,12 @@ export class CredentialsService {
   }
 
   /** Issues a credential inside the caller's transaction (a new app's first one); the caller refreshes. */
-  async issueIn(em: EntityManager, actor: AdminPrincipal, appToken: string): Promise<IssuedCredential> {
+  async issueIn(em: EntityManager, actor: AdminPrincipal, appToken: AppToken): Promise<IssuedCredential> {
     const issued = this.secrets.generate();
     await this.credentials.insert(em, { appToken, credentialId: issued.credential_id, ...this.secrets.seal(appToken, issued) });
     await this.credentials.bumpVersion(em);
     await this.audit.record(em, {
-      appToken: asAppToken(appToken),
+      appToken,
       action: 'create',
       resourceType: 'credential',
       resourceId: issued.credential_id,
@@ -84,7 +84,7 @@ export class CredentialsService {
   }
 
   /** Revokes a credential at once (an already revoked one stays so, without a new event). */
-  async revoke(actor: AdminPrincipal, appToken: string, credentialId: string): Promise<void> {
+  async revoke(actor: AdminPrincipal, appToken: AppToken, credentialId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await this.lockApp(em, appToken);
       const credential = (await this.credentials.listOf([appToken], em)).find((c) => c.credentialId === credentialId);
@@ -93,7 +93,7 @@ export class CredentialsService {
       await this.credentials.revoke(em, appToken, credentialId);
       await this.credentials.bumpVersion(em);
       await this.audit.record(em, {
-        appToken: asAppToken(appToken),
+        appToken,
         action: 'revoke',
         resourceType: 'credential',
         resourceId: credentialId,

@@ -1,3 +1,4 @@
+import { ALL_APPS } from '../common/app-scope';
 import { Injectable, Logger } from '@nestjs/common';
 import { CredentialSecrets } from '../credentials/credential-secrets';
 import { CredentialsRepository } from '../credentials/credentials.repository';
@@ -27,7 +28,7 @@ export class InternalService {
   /** The enabled apps of the control plane with their active credentials; `expire_time` ISO 8601 UTC or `""`. */
   async apps(): Promise<InternalAppView[]> {
     const apps = new Map<string, InternalAppView>();
-    for (const row of await this.credentials.active()) {
+    for (const row of await this.credentials.active(ALL_APPS)) {
       let keys: { secret: string; aesKey: string };
       try {
         keys = this.secrets.open(row.appToken, row.credentialId, row);
@@ -54,6 +55,6 @@ export class InternalService {
       .map((u) => ({ credentialId: u.credential_id, ms: Date.parse(u.time) }))
       .filter((u) => Number.isFinite(u.ms) && u.ms <= latest)
       .map((u) => ({ credentialId: u.credentialId, time: new Date(u.ms - (u.ms % MINUTE_MS)) }));
-    return this.credentials.recordUses(batch);
+    return this.credentials.recordUses(ALL_APPS, batch);
   }
 }

@@ -1,3 +1,4 @@
+import { asAppToken } from '../common/app-scope';
 import { Delete } from '@nestjs/common';
 import { accountOk } from '@geoaccount/api';
 import { AdminController } from '../admin-sessions/admin-controller';
@@ -29,7 +30,7 @@ export class LockoutsController {
     @AdminPath('app_token') appToken: string,
     @AdminPath('user_login_id') userLoginId: string,
   ) {
-    await this.lockouts.unlock(actor, appToken, userLoginId);
+    await this.lockouts.unlock(actor, asAppToken(appToken), userLoginId);
     return accountOk(false);
   }
 }

@@ -1,4 +1,4 @@
-import { asAppToken } from '../common/app-scope';
+import type { AppToken } from '../common/app-scope';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiException } from '@geoaccount/api';
@@ -21,12 +21,12 @@ export class LockoutsService {
     @Inject(APP_REGISTRY) private readonly registry: AppRegistry,
   ) {}
 
-  async unlock(actor: AdminPrincipal, appToken: string, userLoginId: string): Promise<void> {
+  async unlock(actor: AdminPrincipal, appToken: AppToken, userLoginId: string): Promise<void> {
     if (!this.registry.isConfigured(appToken) && !(await this.apps.find(appToken))) throw new ApiException(AppCodes.NOT_FOUND);
     await this.dataSource.transaction(async (em) => {
       if (!(await this.lockout.clear(em, appToken, userLoginId, true))) throw new ApiException(LockoutCodes.NOT_LOCKED);
       await this.audit.record(em, {
-        appToken: asAppToken(appToken),
+        appToken,
         action: 'modify',
         resourceType: 'user',
         resourceId: userLoginId,

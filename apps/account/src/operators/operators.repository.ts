@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GenerateSql, MANAGER } from '../database/generate-sql';
 import type { OperatorRecord } from './operator.record';
 
 /** The lockout of operator sign-ins is kept under the app `""` (docs/contract.md §14). */
@@ -14,6 +15,7 @@ const COLUMNS = `o."login", o."role", o."apps", o."state", o."password_hash" AS 
 export class OperatorsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  @GenerateSql({ name: 'by login', params: ['admin'] }, { name: 'by login, locked', params: ['admin', MANAGER, true] })
   async find(login: string, em: EntityManager = this.dataSource.manager, lock = false): Promise<OperatorRecord | null> {
     const rows = (await em.query(`SELECT ${COLUMNS} FROM "operators" o WHERE o."login" = $1${lock ? ' FOR UPDATE OF o' : ''}`, [
       login,
@@ -21,11 +23,16 @@ export class OperatorsRepository {
     return rows[0] ?? null;
   }
 
+  @GenerateSql({ name: 'every operator', params: [] })
   async list(): Promise<OperatorRecord[]> {
     return (await this.dataSource.query(`SELECT ${COLUMNS} FROM "operators" o ORDER BY o."login"`)) as OperatorRecord[];
   }
 
   /** Inserts an operator; `false` when the login exists. */
+  @GenerateSql({
+    name: 'a new operator',
+    params: [MANAGER, { login: 'ops', role: 'app_admin', apps: ['app-7f3a9c2e41d08b56'], passwordHash: '$argon2id$…', directory: false }],
+  })
   async insert(
     em: EntityManager,
     op: Pick<OperatorRecord, 'login' | 'role' | 'apps' | 'passwordHash' | 'directory'>,
@@ -38,6 +45,10 @@ export class OperatorsRepository {
     return rows.length === 1;
   }
 
+  @GenerateSql({
+    name: 'every field',
+    params: [MANAGER, 'ops', { role: 'auditor', apps: [], state: 'disabled', passwordHash: null, directory: true }],
+  })
   async update(
     em: EntityManager,
     login: string,

@@ -1,4 +1,4 @@
-import { NO_APP } from '../common/app-scope';
+import { NO_APP, asAppToken } from '../common/app-scope';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiException, InvalidParameterException } from '@geoaccount/api';
@@ -93,7 +93,7 @@ export class OperatorsService {
       if (unique.length > 0) throw new InvalidParameterException('apps', 'app_admin only:');
       return [];
     }
-    const known = new Set(await this.apps.existing(unique));
+    const known = new Set<string>(await this.apps.existing(unique.map(asAppToken)));
     for (const app of unique) if (!known.has(app) && !this.registry.isConfigured(app)) throw new InvalidParameterException('apps', 'unknown app in');
     return unique;
   }

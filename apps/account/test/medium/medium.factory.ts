@@ -1,8 +1,20 @@
 import { PiiKeyCheck } from '../../src/pii/pii-key-check';
 import { JobLeader } from '../../src/database/job-leader';
-import { ApiException, InvalidParameterException } from '@geoaccount/api';
+import { ApiException, InvalidParameterException, createValidationPipe } from '@geoaccount/api';
 import { Metrics } from '@geoaccount/observability';
-import { type RegisteredApp, DEMO_APP, aesKeyObject, encryptPassword, hmacKey } from '@geoaccount/signing';
+import { type AppCredential, AppRegistry, type RegisteredApp, DEMO_APP, aesKeyObject, encryptPassword, hmacKey } from '@geoaccount/signing';
+import type { AdminPrincipal } from '../../src/admin-sessions/admin-principal';
+import { AdminSessionsRepository } from '../../src/admin-sessions/admin-sessions.repository';
+import { AdminSessionsService } from '../../src/admin-sessions/admin-sessions.service';
+import { AppsRepository } from '../../src/apps/apps.repository';
+import { AppsService } from '../../src/apps/apps.service';
+import { CredentialSecrets } from '../../src/credentials/credential-secrets';
+import { CredentialsRepository } from '../../src/credentials/credentials.repository';
+import { CredentialsService } from '../../src/credentials/credentials.service';
+import { CredentialsSync } from '../../src/credentials/credentials-sync';
+import { LockoutsService } from '../../src/lockouts/lockouts.service';
+import { OperatorsRepository } from '../../src/operators/operators.repository';
+import { OperatorsService } from '../../src/operators/operators.service';
 import { AuditEventsRepository } from '../../src/audit/audit-events.repository';
 import { AuditEventsService } from '../../src/audit/audit-events.service';
 import { AuditTrail } from '../../src/audit/audit-trail';
@@ -112,4 +124,58 @@ export function seedUser(s: AccountServices, app: ScopedApp, loginId: string, fi
     user_pwd: 'P@ssw0rd!',
     ...fields,
   } as RegisterUserDto);
+}
+
+/** The `ADMIN_TOKEN`'s principal: an admin of every app. */
+export const ADMIN: AdminPrincipal = { login: 'admin', role: 'admin', apps: [], via: 'token' };
+
+/**
+ * The control plane's services (docs/contract.md §14) on their real repositories and one
+ * database, with an app registry of their own holding `configured` as the `APP_CREDENTIALS`
+ * apps (read-only, `source: "config"`). Nothing polls: a change refreshes the registry
+ * itself, and a spec calls `sync.refresh` / `sync.flushUses` when it wants them.
+ */
+export function controlPlaneServices(db: MediumDatabase, options: { env?: Record<string, string>; configured?: AppCredential[] } = {}) {
+  const config: AccountConfig = loadAccountConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...options.env });
+  const ds = db.dataSource;
+  const registry = new AppRegistry(options.configured ?? [DEMO_APP]);
+  const repositories = {
+    apps: new AppsRepository(ds),
+    credentials: new CredentialsRepository(ds),
+    operators: new OperatorsRepository(ds),
+    sessions: new AdminSessionsRepository(ds),
+    events: new AuditEventsRepository(ds),
+  };
+  const audit = new AuditTrail(repositories.events);
+  const time = new TimestampFormatter(config);
+  const hasher = new PasswordHasher(config);
+  const pii = new PiiCipher(loadPiiKeys(config).keys);
+  const secrets = new CredentialSecrets(pii);
+  const sync = new CredentialsSync(repositories.credentials, secrets, registry, config);
+  const credentials = new CredentialsService(ds, repositories.credentials, secrets, sync, audit, time, registry);
+  const lockout = new LoginLockout(ds, config, new JobLeader(ds));
+  const directory = new DirectoryService(loadDirectoryConfig({}), new Metrics('account', { defaultMetrics: false }));
+  return {
+    config,
+    registry,
+    repositories,
+    pii,
+    sync,
+    credentials,
+    apps: new AppsService(ds, repositories.apps, repositories.credentials, credentials, sync, audit, time, registry),
+    operators: new OperatorsService(ds, repositories.operators, repositories.apps, repositories.sessions, lockout, hasher, audit, time, registry),
+    sessions: new AdminSessionsService(ds, repositories.sessions, repositories.operators, hasher, lockout, directory, audit, config),
+    lockouts: new LockoutsService(ds, lockout, repositories.apps, audit, registry),
+    lockout,
+  };
+}
+
+export type ControlPlaneServices = ReturnType<typeof controlPlaneServices>;
+
+/**
+ * A request body as the admin API's validation pipe makes it into `dto` (its class-validator
+ * rules: lengths, enums, unknown fields), or the 90100 it refuses it with.
+ */
+export async function validBody<T>(dto: new () => T, body: Record<string, unknown>): Promise<T> {
+  return (await createValidationPipe().transform(body, { type: 'body', metatype: dto })) as T;
 }

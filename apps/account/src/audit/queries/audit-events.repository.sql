@@ -2,7 +2,7 @@
 -- method's @GenerateSql, run against the migrated schema in a transaction that is rolled back.
 
 -- AuditEventsRepository.insert: one event
-WITH "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
+WITH "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083383), pg_advisory_xact_lock_shared(1635083361, hashtext($1::text))),
   "audit_event" AS (
     INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM "audit_lock"
@@ -10,6 +10,7 @@ WITH "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
 
 -- AuditEventsRepository.page: no filter
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -17,6 +18,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: resource_type
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -24,6 +26,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: resource_id
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -31,6 +34,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: action
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -38,6 +42,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: operator
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -45,6 +50,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: after_event_id
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -52,6 +58,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: from_time
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -59,6 +66,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: to_time
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -66,6 +74,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: all apps, no filter
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083383);
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -73,6 +82,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: all apps, one action
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083383);
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"
@@ -80,6 +90,7 @@ SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "res
 
 -- AuditEventsRepository.page: every filter
 -- in a transaction
+SELECT pg_advisory_xact_lock(1635083361, hashtext($1::text));
 SELECT pg_advisory_xact_lock(1635083380);
 SELECT "event_id"::text AS "event_id", "event_time", "app_token", "action", "resource_type", "resource_id",
        "operator", "request_id", "client_ip", "result_code", "changes"

@@ -20,7 +20,7 @@ WITH "claim" AS (SELECT now() AS "at" WHERE $3::int > 0 AND $4::int > 0)
 
 -- UsersRepository.register: required fields only, no links
 WITH "changed" AS (INSERT INTO "users" ("app_token", "user_login_id", "user_id", "user_name", "user_type") VALUES ($1, $2, $3, $4, $5) RETURNING 1),
-  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
+  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083383), pg_advisory_xact_lock_shared(1635083361, hashtext($6::text))),
       "audit_event" AS (
         INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
         SELECT $6, $7, $8, $9, $10, $11, $12, $13, $14 FROM "audit_lock"
@@ -35,7 +35,7 @@ WITH "changed" AS (INSERT INTO "users" ("app_token", "user_login_id", "user_id",
   "group_links" AS (INSERT INTO "user_group_links" ("app_token", "user_login_id", "group_id")
         SELECT $1, $2, "id" FROM unnest($19::varchar[]) AS "id" WHERE EXISTS (SELECT 1 FROM "changed") AND (SELECT count(*) FROM "auth_links") >= 0
          RETURNING 1),
-  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
+  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083383), pg_advisory_xact_lock_shared(1635083361, hashtext($20::text))),
       "audit_event" AS (
         INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
         SELECT $20, $21, $22, $23, $24, $25, $26, $27, $28 FROM "audit_lock"
@@ -44,7 +44,7 @@ WITH "changed" AS (INSERT INTO "users" ("app_token", "user_login_id", "user_id",
 
 -- UsersRepository.modify: one field
 WITH "changed" AS (UPDATE "users" SET "user_name" = $3, "update_time" = now() WHERE "app_token" = $1 AND "user_login_id" = $2 RETURNING 1),
-  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
+  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083383), pg_advisory_xact_lock_shared(1635083361, hashtext($4::text))),
       "audit_event" AS (
         INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
         SELECT $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM "audit_lock"
@@ -64,7 +64,7 @@ WITH "org_move" AS (SELECT pg_advisory_xact_lock(hashtextextended('users-org:' |
   "group_links" AS (INSERT INTO "user_group_links" ("app_token", "user_login_id", "group_id")
         SELECT $1, $2, "id" FROM unnest($5::varchar[]) AS "id" WHERE EXISTS (SELECT 1 FROM "changed") AND (SELECT count(*) FROM "auth_links") >= 0
         ON CONFLICT DO NOTHING RETURNING 1),
-  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
+  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083383), pg_advisory_xact_lock_shared(1635083361, hashtext($6::text))),
       "audit_event" AS (
         INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
         SELECT $6, $7, $8, $9, $10, $11, $12, $13, $14 FROM "audit_lock"
@@ -77,7 +77,7 @@ WITH "changed" AS (UPDATE "users" SET "update_time" = now() WHERE "app_token" = 
           AND "auth_id" <> ALL($3::varchar[]) AND EXISTS (SELECT 1 FROM "changed")),
   "group_links_gone" AS (DELETE FROM "user_group_links" WHERE "app_token" = $1 AND "user_login_id" = $2
           AND "group_id" <> ALL($4::varchar[]) AND EXISTS (SELECT 1 FROM "changed")),
-  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083380)),
+  "audit_lock" AS (SELECT pg_advisory_xact_lock_shared(1635083383), pg_advisory_xact_lock_shared(1635083361, hashtext($5::text))),
       "audit_event" AS (
         INSERT INTO "audit_events" ("app_token", "action", "resource_type", "resource_id", "operator", "request_id", "client_ip", "result_code", "changes")
         SELECT $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM "audit_lock"
