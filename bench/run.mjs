@@ -100,25 +100,46 @@ async function measure(url, spec, target, label, round) {
   let profileFile;
   let cpuStart;
   let cpuEnd;
+  let stStart;
+  let stEnd;
   const profile = s.profile && round === 0;
   const result = await drive(
     { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, round, ...spec },
     {
-      onMeasureStart: () => {
+      onMeasureStart: async () => {
+        stStart = await target.statements();
         if (profile) target.startProfile();
         cpuStart = target.cpuMs();
       },
       onMeasureEnd: async () => {
         cpuEnd = target.cpuMs();
         if (profile) profileFile = await target.stopProfile();
+        stEnd = await target.statements();
       },
     },
   );
   result.cpuUsPerRequest = result.total > 0 ? ((cpuEnd - cpuStart) * 1000) / result.total : undefined;
+  // Statements (PostgreSQL) and commands (Redis) per request, counted in the process itself.
+  if (stStart && stEnd && result.total > 0) {
+    result.pgPerRequest = (stEnd.pg - stStart.pg) / result.total;
+    result.redisPerRequest = (stEnd.redis - stStart.redis) / result.total;
+  }
   if (profileFile) {
-    result.profile = { file: profileFile.replace(`${root}/`, ''), top: topFrames(profileFile, 12) };
+    result.profile = {
+      file: profileFile.replace(`${root}/`, ''),
+      top: topFrames(profileFile, 12),
+      packages: topFrames(profileFile, 14, { byPackage: true }),
+      layers: topFrames(profileFile, 14, { byArea: true }),
+    };
+    // Self time per request of each layer: the profile's share of the window's CPU time.
+    const cpuUs = result.cpuUsPerRequest;
+    const perRequest = (f) => (cpuUs === undefined ? '' : `  ${((f.selfPct / 100) * cpuUs).toFixed(1).padStart(6)} us/req`);
     say(`  profile of ${label}: ${result.profile.file}`);
     for (const f of result.profile.top) say(`    ${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
+    say(`  by layer (self time; us per request from the window's CPU time, ${cpuUs?.toFixed(0)} us/req):`);
+    for (const f of result.profile.layers) say(`    ${f.selfPct.toFixed(1).padStart(5)}%${perRequest(f)}  ${f.name}`);
+    say('  by package:');
+    for (const f of result.profile.packages) say(`    ${f.selfPct.toFixed(1).padStart(5)}%${perRequest(f)}  ${f.name}`);
   }
   return result;
 }
@@ -146,7 +167,15 @@ function combine(runs) {
     mismatches: sum('mismatches'),
     statusCodes,
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
-    rounds: runs.map((r) => ({ requestsPerSecond: r.requestsPerSecond, p99: r.latency.p99, cpuUsPerRequest: r.cpuUsPerRequest })),
+    pgPerRequest: median(runs.map((r) => r.pgPerRequest ?? NaN)),
+    redisPerRequest: median(runs.map((r) => r.redisPerRequest ?? NaN)),
+    rounds: runs.map((r) => ({
+      requestsPerSecond: r.requestsPerSecond,
+      p99: r.latency.p99,
+      cpuUsPerRequest: r.cpuUsPerRequest,
+      pgPerRequest: r.pgPerRequest,
+      redisPerRequest: r.redisPerRequest,
+    })),
     profile: runs.find((r) => r.profile)?.profile,
   };
 }
@@ -238,7 +267,11 @@ async function runCase(c, index, total, targets) {
     row.p50 = svc.latency.p50;
     row.p99 = svc.latency.p99;
     row.cpuUs = svc.cpuUsPerRequest;
+    row.pg = svc.pgPerRequest;
+    row.redis = svc.redisPerRequest;
     if (base) {
+      row.baselinePg = base.pgPerRequest;
+      row.baselineRedis = base.redisPerRequest;
       row.baseline = base;
       row.baselineRps = base.requestsPerSecond;
       row.ratio = svc.requestsPerSecond / base.requestsPerSecond;
@@ -270,6 +303,17 @@ async function runCase(c, index, total, targets) {
     ? `FAILED: ${row.notes}`
     : `${Math.round(row.rps)} req/s, p99 ${row.p99} ms${row.baselineRps ? `, baseline ${Math.round(row.baselineRps)} req/s, ratio ${row.ratio.toFixed(2)}` : ''}${row.met === undefined ? '' : row.met ? ' - met' : ' - NOT met'}`;
   say(`${tag}: ${summary} (${took}s)`);
+  if (!row.error) say(`  cost: ${costLine(row)}`);
+}
+
+/** The cost model of a case: CPU per request and statements per request, service / baseline. */
+function costLine(row) {
+  const n = (v, d = 0) => (v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
+  const cpuRatio = row.cpuUs && row.baselineCpuUs ? ` (baseline / service ${n(row.baselineCpuUs / row.cpuUs, 2)})` : '';
+  return (
+    `CPU ${n(row.cpuUs)} / ${n(row.baselineCpuUs)} us per request${cpuRatio}; ` +
+    `PostgreSQL statements ${n(row.pg, 2)} / ${n(row.baselinePg, 2)}, Redis commands ${n(row.redis, 2)} / ${n(row.baselineRedis, 2)} per request (service / baseline); load average ${loadavg()[0].toFixed(1)} on ${m.cores} cores`
+  );
 }
 
 /** The goals of the capped mode (issue #16): the share of the limit and the throughput kept. */

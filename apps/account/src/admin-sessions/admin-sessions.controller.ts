@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AccountCodes, accountOk } from '@geoaccount/api';
+import { accountOk } from '@geoaccount/api';
+import { AccountCodes } from '../common/account-codes';
 import { ADMIN_API_PREFIX } from './admin-controller';
 import { AdminPermission } from './admin-permission';
 import { type AdminPrincipal, Principal } from './admin-principal';
