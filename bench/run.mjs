@@ -131,12 +131,18 @@ async function measure(url, spec, target, label, round) {
       packages: topFrames(profileFile, 14, { byPackage: true }),
       layers: topFrames(profileFile, 14, { byArea: true }),
     };
-    // Self time per request of each layer: the profile's share of the window's CPU time.
+    // Self time per request of each layer: its share of the busy samples times the window's CPU
+    // per request. The profile samples the main thread: where worker threads burn CPU (argon2id's
+    // hashes on libuv's pool), the shares apply to the main thread's part only, which the
+    // figures then overstate.
     const cpuUs = result.cpuUsPerRequest;
-    const perRequest = (f) => (cpuUs === undefined ? '' : `  ${((f.selfPct / 100) * cpuUs).toFixed(1).padStart(6)} us/req`);
+    const perRequest = (f) => (cpuUs === undefined ? '' : `  ${((f.selfPct / 100) * cpuUs).toFixed(1).padStart(7)} us/req`);
+    result.profile.usPerRequest = Object.fromEntries(
+      result.profile.layers.map((f) => [f.name, cpuUs === undefined ? undefined : (f.selfPct / 100) * cpuUs]),
+    );
     say(`  profile of ${label}: ${result.profile.file}`);
     for (const f of result.profile.top) say(`    ${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
-    say(`  by layer (self time; us per request from the window's CPU time, ${cpuUs?.toFixed(0)} us/req):`);
+    say(`  by layer (self time: % of the busy samples, and that share of the window's ${cpuUs?.toFixed(0)} us CPU per request):`);
     for (const f of result.profile.layers) say(`    ${f.selfPct.toFixed(1).padStart(5)}%${perRequest(f)}  ${f.name}`);
     say('  by package:');
     for (const f of result.profile.packages) say(`    ${f.selfPct.toFixed(1).padStart(5)}%${perRequest(f)}  ${f.name}`);

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { READ_METHODS } from '@geoaccount/api';
 import { currentRequestId } from '@geoaccount/observability';
 
 /** Who made a change, as an audit event records it (docs/contract.md §10). */
@@ -25,6 +26,11 @@ export function currentAuditOrigin(): AuditOrigin {
 @Injectable()
 export class AuditOriginMiddleware implements NestMiddleware {
   use(req: Request, _res: Response, next: NextFunction): void {
+    // Reads change nothing, so they write no audit event: no origin to keep (docs/performance.md).
+    if (READ_METHODS.has(req.method)) {
+      next();
+      return;
+    }
     const user = req.headers.user;
     const operator = (Array.isArray(user) ? user.join(',') : (user ?? '')).slice(0, OPERATOR_MAX);
     const requestId = currentRequestId() ?? '';
