@@ -31,6 +31,8 @@ const m = machine();
 const rows = [];
 const children = new Set();
 let floorRps;
+/** The run's context (stores, app, service env), set by `runAll`. */
+let benchCtx;
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -80,6 +82,14 @@ async function start(name, script, { capped, ...opts } = {}) {
     const image = imageProcess(service);
     child = await startProcess(name, script, { ...opts, nodeArgs: image.nodeArgs, env: { ...image.env, ...opts.env } });
   } else child = await startProcess(name, script, opts);
+  children.add(child);
+  return child;
+}
+
+/** A service's build from another tree, with the `node` flags and env of the service's image. */
+async function startAsImage(name, service, script, opts) {
+  const image = imageProcess(service);
+  const child = await startProcess(name, script, { ...opts, nodeArgs: image.nodeArgs, env: { ...image.env, ...opts.env } });
   children.add(child);
   return child;
 }
@@ -239,6 +249,17 @@ async function runCase(c, index, total, targets) {
     const target = targets[c.service];
     if (c.service && !target) throw new Error(`${c.service} service not running`);
     const plan = await c.prepare();
+    // BENCH_COMPARE_DIST: the baseline is the same service built from another tree (the build
+    // before a change), started as the image runs it, on the same stores, asked the same requests.
+    if (s.compareDist && c.service && !plan.own) {
+      plan.baseline = {
+        script: join(s.compareDist, 'apps', c.service, 'dist/main.js'),
+        env: benchCtx.serviceEnv[c.service],
+        spec: plan.service,
+        image: c.service,
+      };
+      plan.notes = `baseline: the build of ${s.compareDist}`;
+    }
     // The measured side: a running service, or (floor rows) a process of the case's own.
     let own;
     let b;
@@ -250,7 +271,9 @@ async function runCase(c, index, total, targets) {
       const svcSpec = plan.own ? plan.own.spec : plan.service;
       await preflight(svcTarget.url, svcSpec, c.service ?? c.id);
       if (plan.baseline) {
-        b = await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
+        b = plan.baseline.image
+          ? await startAsImage(`${c.id}-baseline`, plan.baseline.image, plan.baseline.script, { env: plan.baseline.env, profile: s.profile, timeoutMs: 120_000 })
+          : await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
         await preflight(b.url, plan.baseline.spec, `${c.id} baseline`);
       }
       const connections = c.connections ?? s.connections;
@@ -449,6 +472,7 @@ async function runAll() {
     await db.create();
     await redis.connect();
     const ctx = { s, app, db, redis, targets, runId, say };
+    benchCtx = ctx;
     const common = {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',

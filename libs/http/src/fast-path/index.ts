@@ -7,4 +7,3 @@ export * from './text-param';
 export * from './zone-clock';
 export * from './router-methods';
 export * from './header-block';
-export * from './express-prototypes';

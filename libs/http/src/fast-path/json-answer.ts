@@ -1,8 +1,6 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Express, Response } from 'express';
-import type { NestApplicationOptions } from '@nestjs/common';
-import { createExpressServer } from './express-prototypes';
+import type { Response } from 'express';
 
 const SENT_BODY = Symbol('sentBody');
 type WithBody = Response & { [SENT_BODY]?: unknown };
@@ -79,17 +77,6 @@ export function writeJson(res: Response, status: number, body: unknown): void {
  * (nothing, text, files, errors, Buffers) by Express as before.
  */
 export class FastPathAdapter extends ExpressAdapter {
-  /**
-   * Nest's HTTP server, made by `createExpressServer` (fast path "Express's prototypes from the
-   * start") when it is plain HTTP; HTTPS and `forceCloseConnections` keep Nest's own server.
-   */
-  override initHttpServer(options: NestApplicationOptions): void {
-    super.initHttpServer(options);
-    if (options?.httpsOptions || options?.forceCloseConnections) return;
-    // Nothing listens on Nest's server yet: it is replaced before the application uses it.
-    this.httpServer = createExpressServer(this.getInstance<Express>());
-  }
-
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (isJsonBody(body)) {
       writeJson(response, statusCode ?? response.statusCode, body);
