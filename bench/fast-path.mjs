@@ -168,6 +168,28 @@ const rows = [];
   );
 }
 
+// --- header block: the API's security headers, helmet per request vs the block recorded once.
+{
+  const helmet = appRequire('libs/http')('helmet');
+  const api = (helmet.default ?? helmet)(http.API_SECURITY_HEADERS);
+  const perRequest = (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    api(req, res, next);
+  };
+  const block = http.securityHeaders();
+  const req = new IncomingMessage(new Socket());
+  req.url = '/account/v1.0.1/users/u0000001?timestamp=1&app_token=x&signature=y';
+  req.method = 'GET';
+  const res = new ServerResponse(req);
+  const next = () => undefined;
+  pair(
+    'header block (the 5 headers of an API answer)',
+    () => perRequest(req, res, next),
+    () => block(req, res, next),
+    'per answer; the same headers in the same order (header-block.spec.ts)',
+  );
+}
+
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('fast path', 56)} | without µs | with µs | with / without | note`);
 console.log(`${'-'.repeat(56)}-|------------|---------|----------------|-----`);

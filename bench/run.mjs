@@ -31,6 +31,8 @@ const m = machine();
 const rows = [];
 const children = new Set();
 let floorRps;
+/** The run's context (stores, app, service env), set by `runAll`. */
+let benchCtx;
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -84,6 +86,14 @@ async function start(name, script, { capped, ...opts } = {}) {
   return child;
 }
 
+/** A service's build from another tree, with the `node` flags and env of the service's image. */
+async function startAsImage(name, service, script, opts) {
+  const image = imageProcess(service);
+  const child = await startProcess(name, script, { ...opts, nodeArgs: image.nodeArgs, env: { ...image.env, ...opts.env } });
+  children.add(child);
+  return child;
+}
+
 async function stop(child) {
   if (!child) return;
   child.memory?.sampler.stop();
@@ -100,25 +110,52 @@ async function measure(url, spec, target, label, round) {
   let profileFile;
   let cpuStart;
   let cpuEnd;
+  let stStart;
+  let stEnd;
   const profile = s.profile && round === 0;
   const result = await drive(
     { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, round, ...spec },
     {
-      onMeasureStart: () => {
+      onMeasureStart: async () => {
+        stStart = await target.statements();
         if (profile) target.startProfile();
         cpuStart = target.cpuMs();
       },
       onMeasureEnd: async () => {
         cpuEnd = target.cpuMs();
         if (profile) profileFile = await target.stopProfile();
+        stEnd = await target.statements();
       },
     },
   );
   result.cpuUsPerRequest = result.total > 0 ? ((cpuEnd - cpuStart) * 1000) / result.total : undefined;
+  // Statements (PostgreSQL) and commands (Redis) per request, counted in the process itself.
+  if (stStart && stEnd && result.total > 0) {
+    result.pgPerRequest = (stEnd.pg - stStart.pg) / result.total;
+    result.redisPerRequest = (stEnd.redis - stStart.redis) / result.total;
+  }
   if (profileFile) {
-    result.profile = { file: profileFile.replace(`${root}/`, ''), top: topFrames(profileFile, 12) };
+    result.profile = {
+      file: profileFile.replace(`${root}/`, ''),
+      top: topFrames(profileFile, 12),
+      packages: topFrames(profileFile, 14, { byPackage: true }),
+      layers: topFrames(profileFile, 14, { byArea: true }),
+    };
+    // Self time per request of each layer: its share of the busy samples times the window's CPU
+    // per request. The profile samples the main thread: where worker threads burn CPU (argon2id's
+    // hashes on libuv's pool), the shares apply to the main thread's part only, which the
+    // figures then overstate.
+    const cpuUs = result.cpuUsPerRequest;
+    const perRequest = (f) => (cpuUs === undefined ? '' : `  ${((f.selfPct / 100) * cpuUs).toFixed(1).padStart(7)} us/req`);
+    result.profile.usPerRequest = Object.fromEntries(
+      result.profile.layers.map((f) => [f.name, cpuUs === undefined ? undefined : (f.selfPct / 100) * cpuUs]),
+    );
     say(`  profile of ${label}: ${result.profile.file}`);
     for (const f of result.profile.top) say(`    ${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
+    say(`  by layer (self time: % of the busy samples, and that share of the window's ${cpuUs?.toFixed(0)} us CPU per request):`);
+    for (const f of result.profile.layers) say(`    ${f.selfPct.toFixed(1).padStart(5)}%${perRequest(f)}  ${f.name}`);
+    say('  by package:');
+    for (const f of result.profile.packages) say(`    ${f.selfPct.toFixed(1).padStart(5)}%${perRequest(f)}  ${f.name}`);
   }
   return result;
 }
@@ -146,7 +183,15 @@ function combine(runs) {
     mismatches: sum('mismatches'),
     statusCodes,
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
-    rounds: runs.map((r) => ({ requestsPerSecond: r.requestsPerSecond, p99: r.latency.p99, cpuUsPerRequest: r.cpuUsPerRequest })),
+    pgPerRequest: median(runs.map((r) => r.pgPerRequest ?? NaN)),
+    redisPerRequest: median(runs.map((r) => r.redisPerRequest ?? NaN)),
+    rounds: runs.map((r) => ({
+      requestsPerSecond: r.requestsPerSecond,
+      p99: r.latency.p99,
+      cpuUsPerRequest: r.cpuUsPerRequest,
+      pgPerRequest: r.pgPerRequest,
+      redisPerRequest: r.redisPerRequest,
+    })),
     profile: runs.find((r) => r.profile)?.profile,
   };
 }
@@ -211,6 +256,17 @@ async function runCase(c, index, total, targets) {
       say(`${tag}: ${row.value} (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
       return;
     }
+    // BENCH_COMPARE_DIST: the baseline is the same service built from another tree (the build
+    // before a change), started as the image runs it, on the same stores, asked the same requests.
+    if (s.compareDist && c.service && !plan.own) {
+      plan.baseline = {
+        script: join(s.compareDist, 'apps', c.service, 'dist/main.js'),
+        env: benchCtx.serviceEnv[c.service],
+        spec: plan.service,
+        image: c.service,
+      };
+      plan.notes = `baseline: the build of ${s.compareDist}`;
+    }
     // The measured side: a running service, or (floor rows) a process of the case's own.
     let own;
     let b;
@@ -222,7 +278,9 @@ async function runCase(c, index, total, targets) {
       const svcSpec = plan.own ? plan.own.spec : plan.service;
       await preflight(svcTarget.url, svcSpec, c.service ?? c.id);
       if (plan.baseline) {
-        b = await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
+        b = plan.baseline.image
+          ? await startAsImage(`${c.id}-baseline`, plan.baseline.image, plan.baseline.script, { env: plan.baseline.env, profile: s.profile, timeoutMs: 120_000 })
+          : await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
         await preflight(b.url, plan.baseline.spec, `${c.id} baseline`);
       }
       const connections = c.connections ?? s.connections;
@@ -245,7 +303,11 @@ async function runCase(c, index, total, targets) {
     row.p50 = svc.latency.p50;
     row.p99 = svc.latency.p99;
     row.cpuUs = svc.cpuUsPerRequest;
+    row.pg = svc.pgPerRequest;
+    row.redis = svc.redisPerRequest;
     if (base) {
+      row.baselinePg = base.pgPerRequest;
+      row.baselineRedis = base.redisPerRequest;
       row.baseline = base;
       row.baselineRps = base.requestsPerSecond;
       row.ratio = svc.requestsPerSecond / base.requestsPerSecond;
@@ -277,6 +339,17 @@ async function runCase(c, index, total, targets) {
     ? `FAILED: ${row.notes}`
     : `${Math.round(row.rps)} req/s, p99 ${row.p99} ms${row.baselineRps ? `, baseline ${Math.round(row.baselineRps)} req/s, ratio ${row.ratio.toFixed(2)}` : ''}${row.met === undefined ? '' : row.met ? ' - met' : ' - NOT met'}`;
   say(`${tag}: ${summary} (${took}s)`);
+  if (!row.error) say(`  cost: ${costLine(row)}`);
+}
+
+/** The cost model of a case: CPU per request and statements per request, service / baseline. */
+function costLine(row) {
+  const n = (v, d = 0) => (v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
+  const cpuRatio = row.cpuUs && row.baselineCpuUs ? ` (baseline / service ${n(row.baselineCpuUs / row.cpuUs, 2)})` : '';
+  return (
+    `CPU ${n(row.cpuUs)} / ${n(row.baselineCpuUs)} us per request${cpuRatio}; ` +
+    `PostgreSQL statements ${n(row.pg, 2)} / ${n(row.baselinePg, 2)}, Redis commands ${n(row.redis, 2)} / ${n(row.baselineRedis, 2)} per request (service / baseline); load average ${loadavg()[0].toFixed(1)} on ${m.cores} cores`
+  );
 }
 
 /** The goals of the capped mode (issue #16): the share of the limit and the throughput kept. */
@@ -406,6 +479,7 @@ async function runAll() {
     await db.create();
     await redis.connect();
     const ctx = { s, app, db, redis, targets, runId, say };
+    benchCtx = ctx;
     const common = {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',

@@ -10,7 +10,7 @@ const cfg = JSON.parse(process.env.BENCH_PG);
 const pool = new pg.Pool({ connectionString: cfg.url, max: cfg.pool ?? 10 });
 
 function paramsOf(params, segments) {
-  return params.map((p) => (p !== null && typeof p === 'object' ? decodeURIComponent(segments[p.path]) : p));
+  return params.map((p) => (p !== null && typeof p === 'object' && !Array.isArray(p) ? decodeURIComponent(segments[p.path]) : p));
 }
 
 async function run(client, segments) {

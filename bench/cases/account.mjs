@@ -230,6 +230,60 @@ export function accountCases(ctx) {
       },
     },
     {
+      id: 'auths-get',
+      needs: 'auths',
+      title: 'GET /auths/{id}',
+      service: 'account',
+      prepare: async () => {
+        // 1,000 auths spread over the seeded ones, one at random per request.
+        const ids = Array.from({ length: 1000 }, (_, i) => `A${String(1 + Math.floor((i * s.auths) / 1000)).padStart(6, '0')}`);
+        const paths = ids.map((id) => `${PREFIX}/auths/${id}?${signedQuery(app, 'GET', `${PREFIX}/auths/${id}`, {}, { auth_id: id }, ts)}`);
+        return {
+          service: { generator: { kind: 'random-path', paths }, expectBody: [OK, '"auth_id":"A'] },
+          baseline: {
+            ...pgBaseline(
+              ctx,
+              [{ sql: 'SELECT * FROM auths WHERE app_token = $1 AND auth_id = $2', params: [app.appToken, { path: 3 }] }],
+              'first',
+            ),
+            spec: { generator: { kind: 'random-path', paths }, expectBody: ['"auth_id":"A'] },
+          },
+          notes: `no target; 1,000 ids at random of ${s.auths.toLocaleString('en-US')} auths`,
+        };
+      },
+    },
+    {
+      id: 'permissions-effective',
+      needs: 'users',
+      title: 'GET /users/{id}/auths (effective permissions)',
+      service: 'account',
+      prepare: async () => {
+        // Seeded users hold A000001 and A000002 directly, no group.
+        const ids = Array.from({ length: 1000 }, (_, i) => loginId(1 + Math.floor((i * s.users) / 1000)));
+        const paths = ids.map(
+          (id) => `${PREFIX}/users/${id}/auths?${signedQuery(app, 'GET', `${PREFIX}/users/${id}/auths`, {}, { user_login_id: id }, ts)}`,
+        );
+        return {
+          service: { generator: { kind: 'random-path', paths }, expectBody: [OK, '"count":"'] },
+          baseline: {
+            ...pgBaseline(
+              ctx,
+              [
+                {
+                  sql: 'SELECT user_auths, user_auth_groups FROM users WHERE app_token = $1 AND user_login_id = $2',
+                  params: [app.appToken, { path: 3 }],
+                },
+                { sql: 'SELECT * FROM auths WHERE app_token = $1 AND auth_id = ANY($2)', params: [app.appToken, ['A000001', 'A000002']] },
+              ],
+              'rows',
+            ),
+            spec: { generator: { kind: 'random-path', paths }, expectBody: ['"count":"2"'] },
+          },
+          notes: "no target; the user's grants, then its auths: two statements on each side",
+        };
+      },
+    },
+    {
       // docs/contract.md §14: a control-plane app with two active credentials; the request is
       // signed with the one tried last. Baseline: the same build as a second instance, the
       // same read signed by an APP_CREDENTIALS app (one secret).
@@ -265,7 +319,8 @@ export function accountCases(ctx) {
             env: ctx.serviceEnv.account,
             spec: { path: get(app), expectBody: [OK, '"auth_id":"BENCH2"'] },
           },
-          notes: 'GET /auths/{id}; the second of two active secrets vs one secret (baseline: a second account instance, an APP_CREDENTIALS app)',
+          notes:
+            'GET /auths/{id}; the second of two active secrets vs one secret (baseline: a second account instance, an APP_CREDENTIALS app)',
         };
       },
     },

@@ -44,8 +44,12 @@ export function chartSvg(rows, meta = {}) {
   const machine = meta.machine ? `${meta.machine.cores} x ${meta.machine.cpu}, Node ${meta.machine.node}` : '';
   out.push(`<title>${escapeXml(`pnpm bench ${meta.runId ?? ''}: each case against its goal`)}</title>`);
   out.push(`<rect x="0" y="0" width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text x="12" y="22" font-size="15" font-weight="bold" fill="${COLOURS.text}">${escapeXml('pnpm bench: each case against its goal (1 = at the goal, longer is better)')}</text>`);
-  out.push(`<text x="12" y="40" fill="#616161">${escapeXml([meta.runId && `run ${meta.runId}`, when && `${when} UTC`, machine].filter(Boolean).join(' · '))}</text>`);
+  out.push(
+    `<text x="12" y="22" font-size="15" font-weight="bold" fill="${COLOURS.text}">${escapeXml('pnpm bench: each case against its goal (1 = at the goal, longer is better)')}</text>`,
+  );
+  out.push(
+    `<text x="12" y="40" fill="#616161">${escapeXml([meta.runId && `run ${meta.runId}`, when && `${when} UTC`, machine].filter(Boolean).join(' · '))}</text>`,
+  );
 
   // grid: 0, 0.5, 1 (the goal), 1.5 ... MAX_SCORE
   const axisY = TOP + bars.length * ROW_HEIGHT;

@@ -38,6 +38,8 @@ export function settings() {
       .map((s) => s.trim())
       .filter(Boolean),
     profile: process.env.BENCH_PROFILE === '1',
+    // Another tree's build as every service case's baseline (before / after in one run).
+    compareDist: process.env.BENCH_COMPARE_DIST || undefined,
     // The capped mode: each service also as its manifest runs it, next to today's settings.
     memory: process.env.BENCH_MEMORY === 'manifest' || process.argv.includes('--memory-limit'),
     skipBuild: process.env.BENCH_SKIP_BUILD === '1',

@@ -9,6 +9,7 @@ import { benchDir, freePort, nodeBin, resultsDir, root, sleep } from './common.m
 
 const CLOCK_TICKS = 100;
 const PROFILE_PRELOAD = join(benchDir, 'lib', 'cpu-profile.cjs');
+const STATEMENTS_PRELOAD = join(benchDir, 'lib', 'statements.cjs');
 
 /** One GET; resolves with the status code (or 0 when the connection fails). */
 export function probe(port, path) {
@@ -36,6 +37,7 @@ class Child {
     this.tail = [];
     this.exited = false;
     this.profileWaiters = [];
+    this.statementWaiters = [];
     this.exit = new Promise((resolve) => proc.once('exit', (code, signal) => ((this.exited = true), resolve(signal ?? code))));
     for (const stream of [proc.stdout, proc.stderr]) {
       createInterface({ input: stream }).on('line', (raw) => {
@@ -45,6 +47,8 @@ class Child {
         if (this.tail.length > 40) this.tail.shift();
         const m = /^cpu-profile-written (.*)$/.exec(line);
         if (m) this.profileWaiters.shift()?.(m[1]);
+        const st = /^statements (\d+) (\d+)$/.exec(line);
+        if (st) this.statementWaiters.shift()?.({ pg: Number(st[1]), redis: Number(st[2]) });
         if (process.env.BENCH_VERBOSE === '1') process.stderr.write(`[${name}] ${line}\n`);
       });
     }
@@ -83,6 +87,17 @@ class Child {
     return written;
   }
 
+  /**
+   * Statements sent to PostgreSQL and commands sent to Redis so far ({ pg, redis }), counted
+   * by the preload `statements.cjs`; `undefined` when the process does not answer within 2 s.
+   */
+  statements() {
+    if (this.exited || !this.proc.connected) return Promise.resolve(undefined);
+    const counted = new Promise((resolve) => this.statementWaiters.push(resolve));
+    this.proc.send('statements');
+    return Promise.race([counted, sleep(2000).then(() => undefined)]);
+  }
+
   describe() {
     return `${this.name} (pid ${this.pid}) output:\n  ${this.tail.join('\n  ')}`;
   }
@@ -109,6 +124,7 @@ export async function startProcess(
 ) {
   const port = await freePort();
   const nodeArgs = [...extraNodeArgs];
+  nodeArgs.push('--require', STATEMENTS_PRELOAD);
   if (profile) nodeArgs.push('--require', PROFILE_PRELOAD);
   const childEnv = {
     ...process.env,
@@ -124,7 +140,7 @@ export async function startProcess(
   const proc = spawn(nodeBin, [...nodeArgs, script, ...args], {
     cwd: root,
     env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe', ...(profile ? ['ipc'] : [])],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const child = new Child(name, proc, port);
   const deadline = started + timeoutMs;

@@ -22,6 +22,7 @@ export function machine() {
 const fmt = {
   rps: (v) => (v === undefined || v === null ? '-' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1)),
   ms: (v) => (v === undefined || v === null ? '-' : v >= 100 ? String(Math.round(v)) : v >= 10 ? v.toFixed(1) : v.toFixed(2)),
+  per: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : v.toFixed(2)),
   us: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : String(Math.round(v))),
   // Rounded down, so that a ratio shown at a target's value meets it (0.598 is 0.59, not 0.60).
   ratio: (v) => (v === undefined || v === null || !Number.isFinite(v) ? '-' : (Math.floor(v * 100 + 1e-9) / 100).toFixed(2)),
@@ -40,6 +41,7 @@ export function tableLines(rows) {
     'target',
     'met?',
     'CPU us/req svc/base',
+    'SQL/req svc/base',
     'notes',
   ];
   const cells = rows.map((r) => [
@@ -53,6 +55,7 @@ export function tableLines(rows) {
     r.targetText ?? '-',
     r.met === undefined ? '-' : r.met ? 'yes' : 'NO',
     r.cpuUs === undefined ? '-' : `${fmt.us(r.cpuUs)} / ${fmt.us(r.baselineCpuUs)}`,
+    r.pg === undefined ? '-' : `${fmt.per(r.pg)} / ${fmt.per(r.baselinePg)}`,
     r.notes ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));

@@ -54,7 +54,13 @@ export async function accountService(url, app, options = {}) {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       for (let i = 0; i < 600; i++) {
-        if (await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false)) return;
+        if (
+          await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         if (child.exitCode !== null) break;
         await sleep(100);
       }

@@ -1,4 +1,14 @@
-import { Body, Controller, type INestApplication, type MiddlewareConsumer, Module, type NestModule, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  type INestApplication,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+  Post,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +21,16 @@ const LIMIT = 4096;
 @Controller('echo')
 class EchoController {
   /** Answers the fields it received, as the handler of a signed route would see them. */
+  @Get()
+  read(@Body() body: Record<string, unknown> | undefined) {
+    return { read: true, body: body ?? null };
+  }
+
+  @Delete()
+  remove(@Body() body: Record<string, unknown> | undefined) {
+    return { removed: true, body: body ?? null };
+  }
+
   @Post()
   echo(@Body() body: Record<string, unknown> | undefined) {
     return { fields: body === undefined ? null : Object.keys(body).length, body: body ?? null };
@@ -45,12 +65,13 @@ function upload(
   port: number,
   headers: Record<string, string>,
   body: Buffer | { head: string; piece: Buffer; total: number },
+  method = 'POST',
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let finished = false;
     let answered: Omit<Answer, 'body'> | undefined;
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/echo', headers });
+    const req = httpRequest({ host: '127.0.0.1', port, method, path: '/echo', headers });
     req.on('response', (res) => {
       answered = { status: res.statusCode ?? 0, sentBeforeAnswer: sent, finished };
       const chunks: Buffer[] = [];
@@ -115,6 +136,19 @@ describe('FormBodyMiddleware: body limits on the stream', () => {
   const multipart = { 'Content-Type': `multipart/form-data; boundary=${boundary}` };
   const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
   const json = { 'Content-Type': 'application/json' };
+
+  it("reads no body of a read (GET): not parsed, not refused, whatever its size or type; a DELETE's is", async () => {
+    // A GET's or DELETE's body is framed only by a Content-Length the client gives (Node's client adds none).
+    const small = await upload(port, { ...form, 'Content-Length': '3' }, Buffer.from('a=1'), 'GET');
+    expect([small.status, small.body]).toEqual([200, { read: true, body: null }]);
+    const big = Buffer.alloc(LIMIT * 4, 'a');
+    const read = await upload(port, { 'Content-Type': 'text/plain', 'Content-Length': String(big.length) }, big, 'GET');
+    expect([read.status, read.body]).toEqual([200, { read: true, body: null }]);
+    const removed = await upload(port, { ...form, 'Content-Length': '3' }, Buffer.from('a=1'), 'DELETE');
+    expect([removed.status, removed.body]).toEqual([200, { removed: true, body: { a: '1' } }]);
+    const refused = await upload(port, { 'Content-Type': 'text/plain', 'Content-Length': '3' }, Buffer.from('a=1'), 'DELETE');
+    expect(refused.status).toBe(415);
+  });
 
   it('accepts each content type below the limit', async () => {
     const a = await upload(port, form, Buffer.from('name=abc&state=1'));

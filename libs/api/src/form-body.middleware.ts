@@ -41,7 +41,8 @@ export class FormBodyMiddleware implements NestMiddleware {
   constructor(@Inject(FORM_BODY_OPTIONS) private readonly options: FormBodyOptions) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    if (!hasBody(req)) {
+    // A read takes its fields from the query (docs/contract.md §2): its body, if any, is not read.
+    if (READ_METHODS.has(req.method) || !hasBody(req)) {
       next();
       return;
     }
@@ -86,6 +87,12 @@ export class FormBodyMiddleware implements NestMiddleware {
     );
   }
 }
+
+/**
+ * Methods whose fields are in the query: no body parser runs for them, so that a read does
+ * only a read's work (docs/performance.md). Node discards an unread body once the answer is sent.
+ */
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A request carries a body when it declares a non-zero length or a transfer coding. */
 function hasBody(req: Request): boolean {

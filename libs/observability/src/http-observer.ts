@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type ShutdownState, sentBody } from '@geoaccount/http';
 import type pino from 'pino';
 import { UNMATCHED_ROUTE, resultCodeOf, routeOf } from './http-metrics';
-import { assignRequestId, requestContext } from './logging';
+import { type RequestContext, assignRequestId, requestContext } from './logging';
 import type { Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { startServerSpan, tracingEnabled } from './tracing';
@@ -41,6 +41,39 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
   const quietPaths = options.quietPaths ?? DEFAULT_QUIET_PATHS;
   const quiet = (path: string) => quietPaths.some((q) => (q.endsWith('/') ? path.startsWith(q) : path === q));
   const traced = tracingEnabled();
+  const maskQueryValues = options.maskQueryValues;
+
+  /**
+   * The answer's metric and access line. One function for every request (`this` is the
+   * response, what it needs kept on it by `observe`): no closure and no `once` wrapper are
+   * made per request (fast path of the request observer, docs/performance.md).
+   */
+  function finished(this: ObservedResponse): void {
+    report(this);
+  }
+
+  function report(res: ObservedResponse): void {
+    const { req, [OBSERVED]: seen } = res;
+    const ms = performance.now() - seen.start;
+    const status = res.statusCode;
+    const route = routeOf(req);
+    metrics.observeHttp(req.method, route, status, ms / 1000, resultCodeOf(sentBody(res)));
+    seen.span?.end(status, route === UNMATCHED_ROUTE ? undefined : route);
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const path = pathOf(req);
+    if (level === 'info' && quiet(path)) return;
+    const line = {
+      requestId: seen.requestId,
+      req: { method: req.method, url: redactUrl(req.originalUrl, { maskQueryValues }), remoteAddress: req.socket.remoteAddress },
+      res: { statusCode: status },
+      responseTime: Math.round(ms),
+    };
+    logger[level](
+      line,
+      level === 'info' ? `${req.method} ${path} ${status} ${Math.round(ms)}ms` : `${req.method} ${path} ${status} failed`,
+    );
+  }
 
   return function observe(req: Request, res: Response, next: NextFunction): void {
     const start = performance.now();
@@ -49,31 +82,22 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
     const span = traced ? startServerSpan(req) : undefined;
     // A connection closed before the answer was sent ends the span too.
     if (span) res.once('close', () => span.end(res.writableFinished ? res.statusCode : 0, undefined));
-    res.once('finish', () => {
-      const ms = performance.now() - start;
-      const status = res.statusCode;
-      const route = routeOf(req);
-      metrics.observeHttp(req.method, route, status, ms / 1000, resultCodeOf(sentBody(res)));
-      span?.end(status, route === UNMATCHED_ROUTE ? undefined : route);
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const path = pathOf(req);
-      if (level === 'info' && quiet(path)) return;
-      const line = {
-        requestId,
-        req: { method: req.method, url: redactUrl(req.originalUrl, { maskQueryValues: options.maskQueryValues }), remoteAddress: req.socket.remoteAddress },
-        res: { statusCode: status },
-        responseTime: Math.round(ms),
-      };
-      logger[level](
-        line,
-        level === 'info' ? `${req.method} ${path} ${status} ${Math.round(ms)}ms` : `${req.method} ${path} ${status} failed`,
-      );
-    });
-    if (span) span.run(() => requestContext.run({ requestId }, next));
-    else requestContext.run({ requestId }, next);
+    (res as ObservedResponse)[OBSERVED] = { start, requestId, span };
+    res.on('finish', finished);
+    const context: RequestContext = { requestId };
+    if (span) span.run(() => requestContext.run(context, next));
+    else requestContext.run(context, next);
   };
 }
+
+/** What `observe` keeps on a response for `finished`. */
+const OBSERVED = Symbol('observed');
+interface Observed {
+  readonly start: number;
+  readonly requestId: string;
+  readonly span: ReturnType<typeof startServerSpan> | undefined;
+}
+type ObservedResponse = Response & { [OBSERVED]: Observed };
 
 function pathOf(req: Request): string {
   const url = req.originalUrl;

@@ -3,6 +3,7 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { BlockList } from 'node:net';
 import { clientIpOf, parseTrustedProxies } from '@geoaccount/http';
+import { READ_METHODS } from '@geoaccount/api';
 import { currentRequestId } from '@geoaccount/observability';
 import { AccountConfig } from '../config/account.config';
 
@@ -34,6 +35,11 @@ export class AuditOriginMiddleware implements NestMiddleware {
   }
 
   use(req: Request, _res: Response, next: NextFunction): void {
+    // Reads change nothing, so they write no audit event: no origin to keep (docs/performance.md).
+    if (READ_METHODS.has(req.method)) {
+      next();
+      return;
+    }
     const user = req.headers.user;
     const operator = (Array.isArray(user) ? user.join(',') : (user ?? '')).slice(0, OPERATOR_MAX);
     const requestId = currentRequestId() ?? '';

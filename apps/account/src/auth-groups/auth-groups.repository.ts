@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AuthEntity } from '../auths/auth.entity';
 import { columnList } from '../database/column-list';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { HotReads } from '../database/hot-read';
 import { AuthGroupAuthEntity } from './auth-group-auth.entity';
 import { AuthGroupEntity } from './auth-group.entity';
 import type { AppToken } from '../common/app-scope';
@@ -24,7 +25,10 @@ export class AuthGroupsRepository {
   private readonly selectOne: string;
   private readonly selectAuths: string;
 
+  private readonly reads: HotReads;
+
   constructor(private readonly dataSource: DataSource) {
+    this.reads = new HotReads(dataSource);
     this.columns = columnList(dataSource.getMetadata(AuthGroupEntity));
     this.selectOne = `SELECT ${this.columns} FROM "auth_groups" WHERE "app_token" = $1 AND "group_id" = $2`;
     this.selectAuths = `SELECT ${columnList(dataSource.getMetadata(AuthEntity), 'a')} FROM "auths" "a"
@@ -68,10 +72,10 @@ export class AuthGroupsRepository {
   @GenerateSql({ name: 'of groups', params: ['app-7f3a9c2e41d08b56', ['G1', 'G2']] })
   async membersOf(appToken: AppToken, groupIds: string[]): Promise<GroupMemberRow[]> {
     if (groupIds.length === 0) return [];
-    return (await this.dataSource.query(
+    return this.reads.rows<GroupMemberRow>(
       `SELECT "group_id" AS "groupId", "auth_id" AS "authId" FROM "auth_group_auths" WHERE "app_token" = $1 AND "group_id" = ANY($2)`,
       [appToken, groupIds],
-    )) as GroupMemberRow[];
+    );
   }
 
   @GenerateSql({ name: 'required fields', params: [MANAGER, { appToken: 'app-7f3a9c2e41d08b56', groupId: 'G1', groupName: 'Clerks' }] })

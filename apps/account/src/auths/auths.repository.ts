@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { columnList } from '../database/column-list';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { HotReads } from '../database/hot-read';
 import { AuthEntity } from './auth.entity';
 import type { AppToken } from '../common/app-scope';
 
@@ -46,7 +47,10 @@ export class AuthsRepository {
   private readonly selectRows: string;
   private readonly ancestrySql: string;
 
+  private readonly reads: HotReads;
+
   constructor(private readonly dataSource: DataSource) {
+    this.reads = new HotReads(dataSource);
     const metadata = dataSource.getMetadata(AuthEntity);
     this.columns = columnList(metadata);
     this.selectOne = `SELECT ${this.columns} FROM "auths" WHERE "app_token" = $1 AND "auth_id" = $2`;
@@ -65,7 +69,7 @@ export class AuthsRepository {
 
   @GenerateSql({ name: 'by id', params: ['app-7f3a9c2e41d08b56', 'A1'] })
   async findOne(appToken: AppToken, authId: string): Promise<AuthEntity | null> {
-    const rows = (await this.dataSource.query(this.selectOne, [appToken, authId])) as AuthEntity[];
+    const rows = await this.reads.rows<AuthEntity>(this.selectOne, [appToken, authId]);
     return rows[0] ?? null;
   }
 
@@ -80,7 +84,7 @@ export class AuthsRepository {
   @GenerateSql({ name: 'by ids', params: ['app-7f3a9c2e41d08b56', ['A1', 'A2']] })
   async findRows(appToken: AppToken, authIds: string[]): Promise<AuthRow[]> {
     if (authIds.length === 0) return [];
-    return (await this.dataSource.query(this.selectRows, [appToken, authIds])) as AuthRow[];
+    return this.reads.rows<AuthRow>(this.selectRows, [appToken, authIds]);
   }
 
   /**

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
 import { columnList, columnNames } from '../database/column-list';
 import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { HotReads } from '../database/hot-read';
 import { UserEntity } from './user.entity';
 import type { AppToken } from '../common/app-scope';
 
@@ -74,7 +75,10 @@ export class UsersRepository {
   /** The column of each entity property. */
   private readonly names: ReadonlyMap<string, string>;
 
+  private readonly reads: HotReads;
+
   constructor(private readonly dataSource: DataSource) {
+    this.reads = new HotReads(dataSource);
     this.columns = columnList(dataSource.getMetadata(UserEntity));
     this.names = columnNames(dataSource.getMetadata(UserEntity));
     this.selectOne = `SELECT ${this.columns} FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`;
@@ -84,7 +88,7 @@ export class UsersRepository {
 
   @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
   async findOne(appToken: AppToken, userLoginId: string): Promise<UserEntity | null> {
-    const rows = (await this.dataSource.query(this.selectOne, [appToken, userLoginId])) as UserEntity[];
+    const rows = await this.reads.rows<UserEntity>(this.selectOne, [appToken, userLoginId]);
     return rows[0] ?? null;
   }
 
@@ -96,10 +100,10 @@ export class UsersRepository {
   /** The user's grant lists, `null` when the user is unknown. */
   @GenerateSql({ name: 'by login id', params: ['app-7f3a9c2e41d08b56', 'alice'] })
   async findGrants(appToken: AppToken, userLoginId: string): Promise<UserGrantsRow | null> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.reads.rows<UserGrantsRow>(
       `SELECT "user_auths" AS "userAuths", "user_auth_groups" AS "userAuthGroups" FROM "users" WHERE "app_token" = $1 AND "user_login_id" = $2`,
       [appToken, userLoginId],
-    )) as UserGrantsRow[];
+    );
     return rows[0] ?? null;
   }
 

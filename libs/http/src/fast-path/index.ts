@@ -6,3 +6,4 @@ export * from './param-rules';
 export * from './text-param';
 export * from './zone-clock';
 export * from './router-methods';
+export * from './header-block';

@@ -5,8 +5,12 @@
 
 /** RFC 3986 percent-encoding: every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`. */
 export function rfc3986(value: string): string {
+  // Most names and values (ids, timestamps, hex signatures) have nothing to encode: the text
+  // itself, without encoding and scanning it twice (a fast path of every signed request).
+  if (UNRESERVED_ONLY.test(value)) return value;
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
+const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
 
 /** Parameters that never take part in an account signature. */
 export const UNSIGNED_PARAMS: ReadonlySet<string> = new Set(['app_token', 'signature']);
