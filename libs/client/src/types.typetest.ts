@@ -1,6 +1,6 @@
 // Compile-time tests of the SDK's types, run by `pnpm typecheck` (never executed): each
 // `@ts-expect-error` line must stay an error, or the typecheck fails ("unused directive").
-import { type AccountClient, ADMIN_CODES, type AdminClient, type AdminResultCode, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
+import { type AccountClient, ADMIN_CODES, type AdminClient, type AdminCode, type AdminResultCode, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
 
 export async function accountTypes(client: AccountClient): Promise<void> {
   await client.createAuth('A1', { auth_name: 'Orders', auth_state: '1', sub_auth_flag: '0' });
@@ -76,12 +76,14 @@ export async function adminTypes(admin: AdminClient): Promise<void> {
   if (code === '30120') return;
   // @ts-expect-error nor one no admin operation answers
   const unknown: AdminResultCode = '99999';
+  // ADMIN_CODES lists every code an admin operation answers, and only those.
+  const listed: [AdminResultCode] extends [AdminCode] ? ([AdminCode] extends [AdminResultCode] ? true : never) : never = true;
   // @ts-expect-error nor a name ADMIN_CODES does not have
   void ADMIN_CODES.NO_SUCH_THING;
   const operators = (await admin.listOperators()).ok();
   // @ts-expect-error an operator field that does not exist
   void operators.operator_list[0]?.password;
-  void [secret, mode, unknown];
+  void [secret, mode, unknown, listed];
 }
 
 export function errorTypes(err: unknown): string {
