@@ -54,8 +54,8 @@ type AccountOp<N extends AccountOperationName> = AccountOperations[N];
 export type AccountFields<N extends AccountOperationName> = Partial<
   Omit<[BodyOf<AccountOp<N>>] extends [never] ? QueryOf<AccountOp<N>> : BodyOf<AccountOp<N>>, ClientSupplied>
 >;
-/** Any answer of an account operation (success or failure). */
-export type AccountAnswer<N extends AccountOperationName> = AnswerOf<AccountOp<N>>;
+/** Any answer of an account operation (success or failure); of any of them, for a union of names. */
+export type AccountAnswer<N extends AccountOperationName> = N extends AccountOperationName ? AnswerOf<AccountOp<N>> : never;
 /** The answer of a success of an account operation. */
 export type AccountSuccess<N extends AccountOperationName> = SuccessOf<AccountOp<N>>;
 /** The result codes an account operation can answer. */

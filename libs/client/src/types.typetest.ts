@@ -1,6 +1,6 @@
 // Compile-time tests of the SDK's types, run by `pnpm typecheck` (never executed): each
 // `@ts-expect-error` line must stay an error, or the typecheck fails ("unused directive").
-import { type AccountClient, ADMIN_CODES, type AdminClient, type AdminCode, type AdminResultCode, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
+import { type AccountClient, type AccountResultCode, ADMIN_CODES, type AdminClient, type AdminCode, type AdminResultCode, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
 
 export async function accountTypes(client: AccountClient): Promise<void> {
   await client.createAuth('A1', { auth_name: 'Orders', auth_state: '1', sub_auth_flag: '0' });
@@ -22,6 +22,11 @@ export async function accountTypes(client: AccountClient): Promise<void> {
   if (res.body.response_code === '99999') return;
   // @ts-expect-error nor one of another operation
   if (res.body.response_code === '10201') return;
+  // Without an operation: the codes of every account operation, each status's.
+  const anyAccountCode: AccountResultCode = '10301';
+  // @ts-expect-error still none the account operations never answer
+  const noAccountCode: AccountResultCode = '30101';
+  void [anyAccountCode, noAccountCode];
   const auth = res.ok();
   const name: string = auth.auth_name;
   // @ts-expect-error an answer field that does not exist
@@ -72,6 +77,8 @@ export async function adminTypes(admin: AdminClient): Promise<void> {
   const res = await admin.revokeCredential(app.app_token, app.credential.credential_id);
   const code: AdminResultCode<'revokeCredential'> = res.body.response_code as AdminResultCode<'revokeCredential'>;
   if (code === ADMIN_CODES.NO_SUCH_CREDENTIAL) return; // a code revokeCredential answers
+  const anyAdminCode: AdminResultCode = '30402'; // without an operation: any admin operation's codes
+  void anyAdminCode;
   // @ts-expect-error a code revokeCredential never answers does not compile
   if (code === '30120') return;
   // @ts-expect-error nor one no admin operation answers
