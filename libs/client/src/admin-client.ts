@@ -1,5 +1,11 @@
 import { type ClientResponse, type TransportOptions, send, withRetries } from './http';
-import type { AdminAnswers, AdminRole } from './admin-types';
+import type { AdminBody, AdminOperationName, AdminQuery, AdminSuccess } from './schema';
+
+/**
+ * An answer of an admin operation: `.ok()` its success (the document's), `body` that success's
+ * fields plus whatever a failure carries (`AdminAnswer<N>` names every answer, with its codes).
+ */
+export type AdminResponse<N extends AdminOperationName> = ClientResponse<AdminSuccess<N>>;
 
 export interface AdminClientOptions extends TransportOptions {
   /** The account service, e.g. `http://127.0.0.1:3001`. */
@@ -15,25 +21,18 @@ export interface AdminSessionState {
   csrfToken?: string;
 }
 
-export interface CreateOperatorInput {
-  login: string;
-  role: AdminRole;
-  apps?: string[];
-  password?: string;
-  directory?: boolean;
-}
-
-export interface ModifyOperatorInput {
-  role?: AdminRole;
-  apps?: string[];
-  state?: 'enabled' | 'disabled';
-  password?: string;
-}
-
+/** The body of `createOperator` (the document's: `role` one of its roles, `password` 12-1024 characters). */
+export type CreateOperatorInput = AdminBody<'createOperator'>;
+/** The body of `modifyOperator`. */
+export type ModifyOperatorInput = AdminBody<'modifyOperator'>;
+/** The body of `createApp`. */
+export type CreateAppInput = AdminBody<'createApp'>;
+/** The body of `modifyApp`. */
+export type ModifyAppInput = AdminBody<'modifyApp'>;
+/** The body of `issueCredential`. */
+export type IssueCredentialInput = AdminBody<'issueCredential'>;
 /** The audit query of docs/contract.md §10, plus `app_token`. */
-export type AdminAuditQuery = Partial<
-  Record<'app_token' | 'resource_type' | 'resource_id' | 'action' | 'operator' | 'from_time' | 'to_time' | 'after_event_id' | 'page_size', string>
->;
+export type AdminAuditQuery = AdminQuery<'auditEvents'>;
 
 const PREFIX = '/admin/v1';
 const seg = encodeURIComponent;
@@ -69,11 +68,16 @@ export class AdminClient {
     );
   }
 
+  /** `request`, its answer typed by the document's operation `N`. */
+  private call<N extends AdminOperationName>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: object, query: Record<string, string | undefined> = {}): Promise<AdminResponse<N>> {
+    return this.request<AdminSuccess<N>>(method, path, body, query);
+  }
+
   // --- sessions -------------------------------------------------------------------------
 
   /** Signs an operator in; on 201 the client holds the session (cookie and CSRF token) for the next calls. */
-  async openSession(login: string, password: string): Promise<ClientResponse<AdminAnswers['openSession']>> {
-    const res = await this.request<AdminAnswers['openSession']>('POST', '/sessions', { login, password });
+  async openSession(login: string, password: string): Promise<AdminResponse<'openSession'>> {
+    const res = await this.call<'openSession'>('POST', '/sessions', { login, password });
     if (res.status === 201) {
       const cookie = /^([^=;\s]+=[^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
       this.session = { cookie, csrfToken: res.headers.get('x-csrf-token') ?? undefined };
@@ -82,16 +86,16 @@ export class AdminClient {
   }
 
   /** Who the client acts as (with a session: its CSRF token again, which the client keeps). */
-  async currentSession(): Promise<ClientResponse<AdminAnswers['currentSession']>> {
-    const res = await this.request<AdminAnswers['currentSession']>('GET', '/sessions/current');
+  async currentSession(): Promise<AdminResponse<'currentSession'>> {
+    const res = await this.call<'currentSession'>('GET', '/sessions/current');
     const csrf = res.headers.get('x-csrf-token');
     if (csrf) this.session = { ...this.session, csrfToken: csrf };
     return res;
   }
 
   /** Ends the session and forgets it. */
-  async closeSession(): Promise<ClientResponse<AdminAnswers['closeSession']>> {
-    const res = await this.request<AdminAnswers['closeSession']>('DELETE', '/sessions/current');
+  async closeSession(): Promise<AdminResponse<'closeSession'>> {
+    const res = await this.call<'closeSession'>('DELETE', '/sessions/current');
     this.session = {};
     return res;
   }
@@ -99,20 +103,20 @@ export class AdminClient {
   // --- apps and credentials ------------------------------------------------------------
 
   /** 201: the app and its first credential (the only time its secret and AES key are answered). */
-  createApp(input: { app_name: string; aes_mode?: 'gcm' | 'ecb' }) {
-    return this.request<AdminAnswers['createApp']>('POST', '/apps', input);
+  createApp(input: CreateAppInput) {
+    return this.call<'createApp'>('POST', '/apps', input);
   }
 
   listApps() {
-    return this.request<AdminAnswers['listApps']>('GET', '/apps');
+    return this.call<'listApps'>('GET', '/apps');
   }
 
   getApp(appToken: string) {
-    return this.request<AdminAnswers['getApp']>('GET', `/apps/${seg(appToken)}`);
+    return this.call<'getApp'>('GET', `/apps/${seg(appToken)}`);
   }
 
-  modifyApp(appToken: string, input: { app_name?: string; state?: 'enabled' | 'disabled' }) {
-    return this.request<AdminAnswers['modifyApp']>('PATCH', `/apps/${seg(appToken)}`, input);
+  modifyApp(appToken: string, input: ModifyAppInput) {
+    return this.call<'modifyApp'>('PATCH', `/apps/${seg(appToken)}`, input);
   }
 
   disableApp(appToken: string) {
@@ -124,42 +128,42 @@ export class AdminClient {
   }
 
   /** 201: a new credential; with `retire_others_in` (60-2592000 s) the other active one expires then. 409 30120 when two are active. */
-  issueCredential(appToken: string, input: { retire_others_in?: number } = {}) {
-    return this.request<AdminAnswers['issueCredential']>('POST', `/apps/${seg(appToken)}/credentials`, input);
+  issueCredential(appToken: string, input: IssueCredentialInput = {}) {
+    return this.call<'issueCredential'>('POST', `/apps/${seg(appToken)}/credentials`, input);
   }
 
   revokeCredential(appToken: string, credentialId: string) {
-    return this.request<AdminAnswers['revokeCredential']>('DELETE', `/apps/${seg(appToken)}/credentials/${seg(credentialId)}`);
+    return this.call<'revokeCredential'>('DELETE', `/apps/${seg(appToken)}/credentials/${seg(credentialId)}`);
   }
 
   /** Clears a locked user login id of an app (404 30401 when it is not locked). */
   clearLockout(appToken: string, userLoginId: string) {
-    return this.request<AdminAnswers['clearLockout']>('DELETE', `/apps/${seg(appToken)}/lockouts/${seg(userLoginId)}`);
+    return this.call<'clearLockout'>('DELETE', `/apps/${seg(appToken)}/lockouts/${seg(userLoginId)}`);
   }
 
   // --- operators -----------------------------------------------------------------------
 
   createOperator(input: CreateOperatorInput) {
-    return this.request<AdminAnswers['createOperator']>('POST', '/operators', input);
+    return this.call<'createOperator'>('POST', '/operators', input);
   }
 
   listOperators() {
-    return this.request<AdminAnswers['listOperators']>('GET', '/operators');
+    return this.call<'listOperators'>('GET', '/operators');
   }
 
   getOperator(login: string) {
-    return this.request<AdminAnswers['getOperator']>('GET', `/operators/${seg(login)}`);
+    return this.call<'getOperator'>('GET', `/operators/${seg(login)}`);
   }
 
   /** `"state":"enabled"` also clears the operator's sign-in lock. */
   modifyOperator(login: string, input: ModifyOperatorInput) {
-    return this.request<AdminAnswers['modifyOperator']>('PATCH', `/operators/${seg(login)}`, input);
+    return this.call<'modifyOperator'>('PATCH', `/operators/${seg(login)}`, input);
   }
 
   // --- audit ---------------------------------------------------------------------------
 
   auditEvents(query: AdminAuditQuery = {}) {
-    return this.request<AdminAnswers['auditEvents']>('GET', '/audit-events', undefined, query);
+    return this.call<'auditEvents'>('GET', '/audit-events', undefined, query);
   }
 }
 

@@ -19,7 +19,7 @@ import { type AesMode, DEMO_APP } from '@geoaccount/signing/portable';
 import { parseArgs } from 'node:util';
 import { type Fields, TestAccountClient } from './account-transport';
 import { AdminClient } from './admin-client';
-import type { AdminRole } from './admin-types';
+import type { AdminRole } from './schema';
 import { NetworkError } from './errors';
 import type { ClientResponse } from './http';
 import { TestLbsClient } from './lbs-client';

@@ -54,8 +54,8 @@ type AccountOp<N extends AccountOperationName> = AccountOperations[N];
 export type AccountFields<N extends AccountOperationName> = Partial<
   Omit<[BodyOf<AccountOp<N>>] extends [never] ? QueryOf<AccountOp<N>> : BodyOf<AccountOp<N>>, ClientSupplied>
 >;
-/** Any answer of an account operation (success or failure). */
-export type AccountAnswer<N extends AccountOperationName> = AnswerOf<AccountOp<N>>;
+/** Any answer of an account operation (success or failure); of any of them, for a union of names. */
+export type AccountAnswer<N extends AccountOperationName> = N extends AccountOperationName ? AnswerOf<AccountOp<N>> : never;
 /** The answer of a success of an account operation. */
 export type AccountSuccess<N extends AccountOperationName> = SuccessOf<AccountOp<N>>;
 /** The result codes an account operation can answer. */
@@ -89,3 +89,59 @@ export type LbsSuccess<N extends LbsOperationName> = SuccessOf<LbsOp<N>>;
 export type LbsAnswers = { [N in LbsOperationName]: LbsSuccess<N> };
 /** The result codes of the location service. */
 export type LbsResultCode = LbsAnswer<LbsOperationName> extends { code: infer C } ? C : never;
+
+/**
+ * The admin operations of the SDK (`/admin/v1`, docs/contract.md §14), by `AdminClient` method,
+ * each the document's operation id. The `/internal/v1` operations (`x-internal`) are the
+ * services' own and have no method.
+ */
+export interface AdminOperationIds {
+  openSession: 'openAdminSession';
+  currentSession: 'getAdminSession';
+  closeSession: 'closeAdminSession';
+  createApp: 'createApp';
+  listApps: 'listApps';
+  getApp: 'getApp';
+  modifyApp: 'modifyApp';
+  issueCredential: 'issueCredential';
+  revokeCredential: 'revokeCredential';
+  clearLockout: 'unlockUser';
+  createOperator: 'createOperator';
+  listOperators: 'listOperators';
+  getOperator: 'getOperator';
+  modifyOperator: 'modifyOperator';
+  auditEvents: 'listAdminAuditEvents';
+}
+/** An `AdminClient` method that calls the admin API. */
+export type AdminOperationName = keyof AdminOperationIds;
+type AdminOp<N extends AdminOperationName> = AccountOperations[AdminOperationIds[N]];
+
+/** The JSON body an admin operation takes (a field it does not take, or a value outside an enumeration, does not compile). */
+export type AdminBody<N extends AdminOperationName> = BodyOf<AdminOp<N>>;
+/** The query an admin operation takes. */
+export type AdminQuery<N extends AdminOperationName> = QueryOf<AdminOp<N>>;
+/** Any answer of an admin operation (success or failure); of any of them, for a union of names. */
+export type AdminAnswer<N extends AdminOperationName> = N extends AdminOperationName ? AnswerOf<AdminOp<N>> : never;
+/** The answer of a success of an admin operation. */
+export type AdminSuccess<N extends AdminOperationName> = SuccessOf<AdminOp<N>>;
+/** The result codes an admin operation can answer. */
+export type AdminResultCode<N extends AdminOperationName = AdminOperationName> = AdminAnswer<N> extends { response_code: infer C } ? C : never;
+/** The success answers of every admin operation, by `AdminClient` method. */
+export type AdminAnswers = { [N in AdminOperationName]: AdminSuccess<N> };
+
+/** An app as listed and read; `source` `config` is an app of `APP_CREDENTIALS` (read-only). */
+export type AdminApp = AccountComponents['schemas']['AdminApp'];
+/** A credential of an app as listed: never its secret. */
+export type AdminCredential = AccountComponents['schemas']['AdminCredential'];
+/** An operator; `locked` by failed sign-ins (a `PATCH` with `"state":"enabled"` clears it). */
+export type AdminOperator = AccountComponents['schemas']['AdminOperator'];
+/** An admin audit event (docs/contract.md §10 fields); admin-level events have `app_token` `""`. */
+export type AdminAuditEvent = AccountComponents['schemas']['AdminAuditEvent'];
+/** An operator's role. */
+export type AdminRole = AdminOperator['role'];
+/** An open session (`POST /admin/v1/sessions`, `GET /admin/v1/sessions/current`). */
+export type AdminSession = Omit<AdminSuccess<'openSession'>, Envelope>;
+/** A new credential: the only answer that ever carries its secret and AES key. */
+export type IssuedCredential = Omit<AdminSuccess<'issueCredential'>, Envelope>;
+/** The account envelope of every admin answer. */
+export type AdminEnvelope = Pick<AdminAnswer<AdminOperationName>, Envelope>;

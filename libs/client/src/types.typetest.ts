@@ -1,6 +1,6 @@
 // Compile-time tests of the SDK's types, run by `pnpm typecheck` (never executed): each
 // `@ts-expect-error` line must stay an error, or the typecheck fails ("unused directive").
-import { type AccountClient, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
+import { type AccountClient, type AccountResultCode, ADMIN_CODES, type AdminClient, type AdminCode, type AdminResultCode, ApiError, type LbsAnswer, type LbsClient, NetworkError } from './index';
 
 export async function accountTypes(client: AccountClient): Promise<void> {
   await client.createAuth('A1', { auth_name: 'Orders', auth_state: '1', sub_auth_flag: '0' });
@@ -22,6 +22,11 @@ export async function accountTypes(client: AccountClient): Promise<void> {
   if (res.body.response_code === '99999') return;
   // @ts-expect-error nor one of another operation
   if (res.body.response_code === '10201') return;
+  // Without an operation: the codes of every account operation, each status's.
+  const anyAccountCode: AccountResultCode = '10301';
+  // @ts-expect-error still none the account operations never answer
+  const noAccountCode: AccountResultCode = '30101';
+  void [anyAccountCode, noAccountCode];
   const auth = res.ok();
   const name: string = auth.auth_name;
   // @ts-expect-error an answer field that does not exist
@@ -47,6 +52,45 @@ export async function lbsTypes(lbs: LbsClient): Promise<void> {
   // @ts-expect-error a code the location service never answers
   if (answer.code === '200') return;
   void code;
+}
+
+export async function adminTypes(admin: AdminClient): Promise<void> {
+  const app = (await admin.createApp({ app_name: 'Shop', aes_mode: 'ecb' })).ok();
+  const secret: string = app.credential.secret;
+  const mode: 'gcm' | 'ecb' = app.aes_mode;
+  // @ts-expect-error a misspelt field of createApp does not compile
+  await admin.createApp({ app_nmae: 'Shop' });
+  // @ts-expect-error nor an AES mode the service does not have
+  await admin.createApp({ app_name: 'Shop', aes_mode: 'cbc' });
+  // @ts-expect-error nor an app without its name
+  await admin.createApp({ aes_mode: 'gcm' });
+  await admin.createOperator({ login: 'ops', role: 'app_admin', apps: [app.app_token], password: 'a long password' });
+  // @ts-expect-error a misspelt field of createOperator does not compile
+  await admin.createOperator({ login: 'ops', role: 'auditor', pasword: 'a long password' });
+  // @ts-expect-error nor a role that does not exist
+  await admin.createOperator({ login: 'ops', role: 'root' });
+  // @ts-expect-error nor a state an operator cannot have
+  await admin.modifyOperator('ops', { state: 'locked' });
+  // @ts-expect-error nor an audit action the service never records
+  await admin.auditEvents({ action: 'delete' });
+
+  const res = await admin.revokeCredential(app.app_token, app.credential.credential_id);
+  const code: AdminResultCode<'revokeCredential'> = res.body.response_code as AdminResultCode<'revokeCredential'>;
+  if (code === ADMIN_CODES.NO_SUCH_CREDENTIAL) return; // a code revokeCredential answers
+  const anyAdminCode: AdminResultCode = '30402'; // without an operation: any admin operation's codes
+  void anyAdminCode;
+  // @ts-expect-error a code revokeCredential never answers does not compile
+  if (code === '30120') return;
+  // @ts-expect-error nor one no admin operation answers
+  const unknown: AdminResultCode = '99999';
+  // ADMIN_CODES lists every code an admin operation answers, and only those.
+  const listed: [AdminResultCode] extends [AdminCode] ? ([AdminCode] extends [AdminResultCode] ? true : never) : never = true;
+  // @ts-expect-error nor a name ADMIN_CODES does not have
+  void ADMIN_CODES.NO_SUCH_THING;
+  const operators = (await admin.listOperators()).ok();
+  // @ts-expect-error an operator field that does not exist
+  void operators.operator_list[0]?.password;
+  void [secret, mode, unknown, listed];
 }
 
 export function errorTypes(err: unknown): string {
