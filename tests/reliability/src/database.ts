@@ -54,34 +54,41 @@ export async function createTestDatabase(base = serverUrl()): Promise<TestDataba
  * audit trail with its monthly partitions (every login attempt is an event, refused or not:
  * docs/contract.md §10).
  */
-export const SIDE_EFFECT_TABLES = ['request_nonces', 'login_failures', 'schema_migrations'];
+// job_leases: renewed by the instances on their own; admin_sessions: touched by every admin request.
+export const SIDE_EFFECT_TABLES = ['request_nonces', 'login_failures', 'schema_migrations', 'job_leases', 'admin_sessions'];
 const SIDE_EFFECT_TABLE_PREFIX = 'audit_events';
 
 const tableLists = new WeakMap<Pool, Promise<string[]>>();
 
-function businessTables(pool: Pool): Promise<string[]> {
-  let tables = tableLists.get(pool);
+const appTableLists = new WeakMap<Pool, Promise<string[]>>();
+
+/** The business tables; with `ofApps`, only those keyed by app_token (the control plane's operators are no app's). */
+function businessTables(pool: Pool, ofApps = false): Promise<string[]> {
+  const cache = ofApps ? appTableLists : tableLists;
+  let tables = cache.get(pool);
   if (!tables) {
     tables = pool
       .query<{ table_name: string }>(
-        `SELECT table_name FROM information_schema.tables
+        `SELECT table_name FROM information_schema.tables t
           WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND NOT (table_name = ANY($1))
             AND table_name NOT LIKE '${SIDE_EFFECT_TABLE_PREFIX}%'
+            AND (NOT $2 OR EXISTS (SELECT 1 FROM information_schema.columns c
+                                    WHERE c.table_schema = 'public' AND c.table_name = t.table_name AND c.column_name = 'app_token'))
           ORDER BY table_name`,
-        [SIDE_EFFECT_TABLES],
+        [SIDE_EFFECT_TABLES, ofApps],
       )
       .then((r) => r.rows.map((t) => t.table_name));
-    tableLists.set(pool, tables);
+    cache.set(pool, tables);
   }
   return tables;
 }
 
 /**
  * One digest of every business table of the account schema (every table but the
- * side-effect ones), or of one app's rows only (every table is keyed by app_token).
+ * side-effect ones), or of one app's rows only (in every table keyed by app_token).
  */
 export async function accountDigest(pool: Pool, appToken?: string): Promise<string> {
-  const tables = await businessTables(pool);
+  const tables = await businessTables(pool, appToken !== undefined);
   const where = appToken === undefined ? '' : ' WHERE r.app_token = $1';
   const parts = tables.map(
     (t) => `SELECT '${t}' AS t, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS d FROM "${t}" r${where}`,
