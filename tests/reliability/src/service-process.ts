@@ -92,6 +92,9 @@ export class ServiceProcess {
       RATE_LIMIT_PER_MINUTE: '0',
       // Likewise the account's login budget per app (on by default); the flood test sets its own.
       LOGIN_RATE_LIMIT_PER_MINUTE: '0',
+      // And the hashing queue (four per core by default): the races fire 100 concurrent
+      // registrations and 40 concurrent logins; the flood test keeps the default.
+      PASSWORD_HASH_QUEUE: '1000',
     });
     for (const [k, v] of Object.entries(options.env ?? {})) {
       if (v === undefined) delete env[k];

@@ -12,7 +12,7 @@ describe('login flood from one app', () => {
 
   beforeAll(async () => {
     // The service's default login budget (LOGIN_RATE_LIMIT_PER_MINUTE unset).
-    f = await accountOnFreshDatabase('account-login-flood', { LOGIN_RATE_LIMIT_PER_MINUTE: undefined });
+    f = await accountOnFreshDatabase('account-login-flood', { LOGIN_RATE_LIMIT_PER_MINUTE: undefined, PASSWORD_HASH_QUEUE: undefined });
     for (const [client, id] of [
       [f.a, 'flood-a'],
       [f.b, 'flood-b'],

@@ -163,6 +163,17 @@ export class AccountConfig extends OperationsConfig {
   @Max(1024)
   PASSWORD_HASH_CONCURRENCY = 0;
 
+  /**
+   * How many password hashes may wait for a free slot (0: four times `PASSWORD_HASH_CONCURRENCY`);
+   * past that a request needing one is answered 429 90429 with `Retry-After` at once. Raise it
+   * where bursts of registrations or logins are expected and a longer wait is acceptable.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  PASSWORD_HASH_QUEUE = 0;
+
   /** Failed logins of one (app, login id) within the window that lock it. */
   @Type(() => Number)
   @IsInt()

@@ -44,7 +44,9 @@ export class PasswordHasher implements OnModuleInit {
 
   constructor(@Inject(AccountConfig) config: AccountConfig) {
     this.params = argon2ParamsOf(config);
-    this.pool = config.PASSWORD_HASH_CONCURRENCY > 0 ? new HashingPool(config.PASSWORD_HASH_CONCURRENCY) : new HashingPool();
+    const concurrency = config.PASSWORD_HASH_CONCURRENCY > 0 ? config.PASSWORD_HASH_CONCURRENCY : undefined;
+    const pool = new HashingPool(concurrency);
+    this.pool = config.PASSWORD_HASH_QUEUE > 0 ? new HashingPool(pool.concurrency, config.PASSWORD_HASH_QUEUE) : pool;
   }
 
   /** `work` in the pool; a full queue is 429 90429 with `Retry-After`. */
