@@ -245,3 +245,30 @@ describe('admin API', () => {
     expect([badType.status, badType.body.response_code]).toEqual([400, '90100']);
   });
 });
+
+/** docs/contract.md §1: operator sign-ins count toward LOGIN_RATE_LIMIT_PER_MINUTE, under the app "". */
+describe('admin sign-ins under the login rate limit', () => {
+  let h: AccountHarness;
+
+  beforeAll(async () => {
+    // 30 a minute: a burst of one, then one every two seconds.
+    h = await startAccountHarness({ env: { ...CONTROL_PLANE_ENV, LOGIN_RATE_LIMIT_PER_MINUTE: '30' } });
+  });
+  afterAll(() => h?.close());
+
+  const signIn = (login: string) =>
+    fetch(`${h.baseUrl}/admin/v1/sessions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ login, password: 'not-the-password' }),
+    });
+
+  it('answers 429 90429 with Retry-After past the budget, before any password work', async () => {
+    const first = await signIn('nobody-1');
+    expect([first.status, ((await first.json()) as { response_code: string }).response_code]).toEqual([401, '90401']);
+    const second = await signIn('nobody-2');
+    expect(second.status).toBe(429);
+    expect(await second.json()).toEqual({ response_code: '90429', response_message: 'too many requests' });
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});

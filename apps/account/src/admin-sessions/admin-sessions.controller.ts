@@ -11,6 +11,8 @@ import { AdminOperation } from './admin-openapi';
 import { AdminSessionCodes } from './admin-sessions.codes';
 import { AdminSessionsService, SESSION_COOKIE, SESSION_IDLE_SECONDS } from './admin-sessions.service';
 import { OpenSessionDto } from './dto/open-session.dto';
+import { LoginRateLimit } from '../login/login-rate-limit';
+import { OPERATOR_LOCKOUT_APP } from '../operators/operators.repository';
 
 const SESSION_ANSWER = {
   type: 'object',
@@ -36,7 +38,10 @@ function onLoopback(req: Request): boolean {
 @Controller(`${ADMIN_API_PREFIX}/sessions`)
 @ApiTags('admin')
 export class AdminSessionsController {
-  constructor(private readonly sessions: AdminSessionsService) {}
+  constructor(
+    private readonly sessions: AdminSessionsService,
+    private readonly rate: LoginRateLimit,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -56,7 +61,15 @@ export class AdminSessionsController {
     codes: [AdminSessionCodes.BAD_CREDENTIALS, AdminSessionCodes.OPERATOR_LOCKED, AccountCodes.RATE_LIMITED, AccountCodes.LOGIN_DIRECTORY_UNAVAILABLE],
   })
   async open(@Body() dto: OpenSessionDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const { token, csrfToken, principal } = await this.sessions.signIn(dto.login, dto.password);
+    // docs/contract.md §1: sign-ins count toward LOGIN_RATE_LIMIT_PER_MINUTE like user logins, under the app "".
+    const done = this.rate.enter(OPERATOR_LOCKOUT_APP);
+    let opened: Awaited<ReturnType<AdminSessionsService['signIn']>>;
+    try {
+      opened = await this.sessions.signIn(dto.login, dto.password);
+    } finally {
+      done();
+    }
+    const { token, csrfToken, principal } = opened;
     const secure = onLoopback(req) ? '' : '; Secure';
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_IDLE_SECONDS * 48}${secure}`);
     res.setHeader('X-CSRF-Token', csrfToken);

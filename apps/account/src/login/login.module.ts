@@ -13,6 +13,6 @@ import { PasswordVerifier } from './password-verifier';
   imports: [UsersModule, TypeOrmModule.forFeature([LoginFailureEntity])],
   controllers: [LoginController],
   providers: [LoginService, LoginLockout, LoginRateLimit, PasswordVerifier],
-  exports: [LoginLockout],
+  exports: [LoginLockout, LoginRateLimit],
 })
 export class LoginModule {}
