@@ -39,6 +39,9 @@ describe('the account service process', () => {
       NODE_ENV: 'production',
       PII_KEYS: JSON.stringify([{ id: 'k1', key: PII_KEY }]),
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      // The load below is 12 workers of logins from one app: no login budget, room to queue.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '0',
+      PASSWORD_HASH_QUEUE: '1000',
       ...env,
     });
 
