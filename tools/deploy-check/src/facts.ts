@@ -148,6 +148,9 @@ function envReads(file: string): string[] {
 
 const HTTP_DECORATORS: Record<string, string> = { Get: 'GET', Post: 'POST', Put: 'PUT', Delete: 'DELETE', Patch: 'PATCH', Head: 'HEAD', Options: 'OPTIONS' };
 
+/** The prefix `@AdminController` puts before its path (apps/account/src/admin-sessions/admin-controller.ts). */
+const ADMIN_PREFIX = 'admin/v1';
+
 /** `@Controller(prefix)` × `@Get(path)`… routes of the classes of a file, with constant prefixes resolved. */
 function controllerRoutes(file: string): Route[] {
   const source = sourceOf(file);
@@ -155,9 +158,12 @@ function controllerRoutes(file: string): Route[] {
   const routes: Route[] = [];
   for (const statement of source.statements) {
     if (!ts.isClassDeclaration(statement)) continue;
-    const controller = decoratorCall(statement, 'Controller');
+    // Nest's @Controller, or the service's own wrappers of it: @AccountController(path) takes the
+    // whole path, @AdminController(path) a path under the admin API's prefix.
+    const admin = decoratorCall(statement, 'AdminController');
+    const controller = decoratorCall(statement, 'Controller') ?? decoratorCall(statement, 'AccountController') ?? admin;
     if (!controller) continue;
-    const prefix = pathArgument(controller, constants);
+    const prefix = admin ? joinPath(ADMIN_PREFIX, pathArgument(admin, constants)) : pathArgument(controller, constants);
     for (const member of statement.members) {
       if (!ts.isMethodDeclaration(member)) continue;
       for (const [decorator, method] of Object.entries(HTTP_DECORATORS)) {

@@ -39,7 +39,7 @@ function exportedMetrics(): { names: Set<string>; prefixes: string[] } {
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     if (!/from 'prom-client'|new (Counter|Gauge|Histogram)\(/.test(text)) continue;
-    for (const m of text.matchAll(/new (Counter|Gauge|Histogram)(?:<[^>]*>)?\(\{\s*name: '([a-z_:][a-z0-9_:]*)'/g)) {
+    for (const m of text.matchAll(/new (Counter|Gauge|Histogram)(?:<[^<>]*>)?\(\{\s*name: '([a-z_:][a-z0-9_:]*)'/g)) {
       names.add(m[2]!);
       if (m[1] === 'Histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${m[2]}${suffix}`);
     }
@@ -65,13 +65,66 @@ const PROMQL_WORDS = new Set([
   'nan',
 ]);
 
+const GROUPINGS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
+
+/** The end (exclusive) of what opens at `i` and closes with `close`, strings inside skipped; the end of `expr` if unclosed. */
+function skipTo(expr: string, i: number, close: string): number {
+  for (let j = i + 1; j < expr.length; j++) {
+    if (expr[j] === close) return j + 1;
+    if (expr[j] === '"') {
+      for (j++; j < expr.length && expr[j] !== '"'; j++) if (expr[j] === '\\') j++;
+    }
+  }
+  return expr.length;
+}
+
+/**
+ * `expr` with its strings, label matchers `{…}`, ranges `[…]` and groupings (`by (…)`, …)
+ * blanked: one forward pass, no pattern that could backtrack over a long expression.
+ */
+function stripPromql(expr: string): string {
+  let out = '';
+  for (let i = 0; i < expr.length; ) {
+    const c = expr[i]!;
+    if (c === '"') {
+      out += '""';
+      i = stringEnd(expr, i);
+    } else if (c === '{' || c === '[') {
+      out += ' ';
+      i = skipTo(expr, i, c === '{' ? '}' : ']');
+    } else if (/[a-zA-Z_:]/.test(c)) {
+      let j = i + 1;
+      while (j < expr.length && /[a-zA-Z0-9_:]/.test(expr[j]!)) j++;
+      const word = expr.slice(i, j);
+      let k = j;
+      while (k < expr.length && (expr[k] === ' ' || expr[k] === '\t' || expr[k] === '\n')) k++;
+      if (GROUPINGS.has(word.toLowerCase()) && expr[k] === '(') {
+        out += ' ';
+        i = skipTo(expr, k, ')');
+      } else {
+        out += word;
+        i = j;
+      }
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The end (exclusive) of the string that opens at `i`: after its closing quote, or the end of `expr`. */
+function stringEnd(expr: string, i: number): number {
+  for (let j = i + 1; j < expr.length; j++) {
+    if (expr[j] === '\\') j++;
+    else if (expr[j] === '"') return j + 1;
+  }
+  return expr.length;
+}
+
 /** The metric names a PromQL expression selects (label matchers, groupings, functions and strings left out). */
 export function metricNames(expr: string): string[] {
-  const stripped = expr
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/\{[^{}]*\}/g, ' ')
-    .replace(/\[[^[\]]*\]/g, ' ')
-    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
+  const stripped = stripPromql(expr);
   const names: string[] = [];
   for (const m of stripped.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*(\s*\()?/g)) {
     if (m[1]) continue; // a function call
