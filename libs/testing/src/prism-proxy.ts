@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
+import { Agent, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -10,12 +10,56 @@ import { join } from 'node:path';
  * file starts its own service on a port of its own. Prism checks each request and answer
  * against the app's OpenAPI document and reports what does not match in the answer's
  * `sl-violations` header (checked by `checkPrismViolations`).
+ *
+ * The tests reach Prism through a front relay of this module, never directly: no leg of the path
+ * may close an idle keep-alive connection that its client is about to reuse. A worker busy
+ * compiling the next test file does not see the server's close of its pooled connection in time
+ * and sends its next request down it ("other side closed"). So the relays here own every leg's
+ * connection policy: towards their clients they keep idle connections longer than any client does
+ * (the clients close them), and towards Prism and the services they open a connection per request.
  */
 export const UPSTREAM_HEADER = 'x-e2e-upstream';
 
 export interface PrismProxy {
   url: string;
   stop(): Promise<void>;
+}
+
+/** Idle keep-alive connections of the relays' clients are kept this long: the client closes first. */
+const CLIENT_IDLE_MS = 15 * 60_000;
+
+/** A connection per forwarded request: none is ever reused after its server closed it. */
+const oneShot = new Agent({ keepAlive: false });
+
+/** Headers of one connection, not to be forwarded (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
+
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out = { ...headers };
+  for (const name of HOP_BY_HOP) delete out[name];
+  return out;
+}
+
+/** Forwards `req` to `target` over a fresh connection and pipes the answer back. */
+function forward(req: IncomingMessage, res: ServerResponse, target: URL, headers: IncomingHttpHeaders): void {
+  const out = request(
+    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...endToEnd(headers), host: target.host }, agent: oneShot },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+      answer.pipe(res);
+    },
+  );
+  out.on('error', () => res.destroy());
+  req.pipe(out);
+}
+
+/** A relay's server: it never closes an idle client connection before the client does. */
+function relayServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer(handler);
+  server.keepAliveTimeout = CLIENT_IDLE_MS;
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  return server;
 }
 
 /** Forwards a request to the origin of its `x-e2e-upstream` header (127.0.0.1 only). */
@@ -28,13 +72,7 @@ function dispatch(req: IncomingMessage, res: ServerResponse): void {
   }
   const headers = { ...req.headers };
   delete headers[UPSTREAM_HEADER];
-  headers.host = target.host;
-  const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  forward.on('error', () => res.destroy());
-  req.pipe(forward);
+  forward(req, res, target, headers);
 }
 
 function listen(server: Server): Promise<number> {
@@ -51,9 +89,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the dispatcher and `prism proxy <document>` in front of it; resolves once Prism listens. */
+/**
+ * Starts the dispatcher, `prism proxy <document>` in front of it and the front relay in front of
+ * Prism; resolves once Prism listens, with the front relay's URL.
+ */
 export async function startPrismProxy(document: string, timeoutMs = 60_000): Promise<PrismProxy> {
-  const dispatcher = createServer(dispatch);
+  const dispatcher = relayServer(dispatch);
   const upstreamPort = await listen(dispatcher);
   const port = await freePort();
   const cli = join(require.resolve('@stoplight/prism-cli/package.json'), '../dist/index.js');
@@ -69,8 +110,14 @@ export async function startPrismProxy(document: string, timeoutMs = 60_000): Pro
       prism.kill('SIGTERM');
       await exited;
     }
-    await new Promise((resolve) => dispatcher.close(resolve));
+    for (const server of [front, dispatcher]) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   };
+  const prismOrigin = new URL(`http://127.0.0.1:${port}`);
+  const front = relayServer((req, res) => forward(req, res, prismOrigin, req.headers));
+  const frontPort = await listen(front);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`prism did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
@@ -95,5 +142,5 @@ export async function startPrismProxy(document: string, timeoutMs = 60_000): Pro
   // Keep draining its log (one line per request) so that its pipes never fill up.
   prism.stdout!.resume();
   prism.stderr!.resume();
-  return { url: `http://127.0.0.1:${port}`, stop };
+  return { url: `http://127.0.0.1:${frontPort}`, stop };
 }
