@@ -17,8 +17,6 @@ import { chartSvg } from './lib/chart.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { topFrames } from './lib/profile.mjs';
 import { floorCases } from './cases/floor.mjs';
-import { accountCases, accountEnv, seedAccount } from './cases/account.mjs';
-import { locationCases, locationEnv } from './cases/location.mjs';
 import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
 import { startBenchSlapd } from './lib/slapd.mjs';
 import { cappedRuntime, imageProcess, RssSampler } from './lib/memory.mjs';
@@ -212,7 +210,20 @@ function targetLabel(target) {
   if (target.ratio !== undefined) return `ratio >= ${target.ratio}`;
   if (target.timeFactor !== undefined) return `time <= ${target.timeFactor}x baseline`;
   if (target.p99Ms !== undefined) return `p99 < ${target.p99Ms} ms`;
+  if (target.cpuCost !== undefined) return `CPU cost <= ${pct(target.cpuCost)}`;
   return '-';
+}
+
+const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(x !== 0 && Math.abs(x) < 0.1 ? 1 : 0)}%`;
+
+/**
+ * The extra CPU time per request of the service over its baseline, per alternating round
+ * (`svc / base - 1`), and their median: the measure of a cost target (tracing). Rounds run one
+ * after the other, so each pair saw nearly the same machine.
+ */
+function cpuCosts(svc, base) {
+  const rounds = (svc.rounds ?? [svc]).map((r, i) => r.cpuUsPerRequest / (base.rounds ?? [base])[i].cpuUsPerRequest - 1).filter(Number.isFinite);
+  return { rounds, median: median(rounds) };
 }
 
 /**
@@ -235,6 +246,15 @@ function judge(target, svc, base) {
   }
   if (target.p99Ms !== undefined) {
     return { targetText: targetLabel(target), met: svc.latency.p99 < target.p99Ms, score: target.p99Ms / Math.max(svc.latency.p99, 0.01) };
+  }
+  if (target.cpuCost !== undefined) {
+    const cost = cpuCosts(svc, base);
+    return {
+      targetText: `${targetLabel(target)} (${pct(cost.median)})`,
+      met: cost.median <= target.cpuCost,
+      score: (1 + target.cpuCost) / (1 + cost.median),
+      cpuCost: cost,
+    };
   }
   return { targetText: '-', met: undefined };
 }
@@ -315,6 +335,10 @@ async function runCase(c, index, total, targets) {
     }
     if (c.floorGoal && floorRps) row.floorRatio = svc.requestsPerSecond / floorRps;
     Object.assign(row, judge(c.target, svc, base));
+    if (c.target?.cpuCost !== undefined) {
+      row.costTarget = c.target.noiseFloor ? undefined : c.target.cpuCost;
+      row.noiseFloor = c.target.noiseFloor === true;
+    }
     const notes = [
       c.connections && c.connections !== s.connections ? `-c ${c.connections}` : '',
       plan.notes,
@@ -471,6 +495,9 @@ async function runAll() {
     });
     if (build.status !== 0) throw new Error('build failed; run `pnpm build` to see why');
   }
+  // The service cases sign with the built libs: imported once the build is there (a fresh clone has none).
+  const { accountCases, accountEnv, seedAccount } = await import('./cases/account.mjs');
+  const { locationCases, locationEnv } = await import('./cases/location.mjs');
 
   const db = new BenchDatabase(s.databaseUrl, `geoaccount_bench_${runId}`);
   const redis = new BenchRedis(s.redisUrl, `bench-${runId}:`);
@@ -654,6 +681,36 @@ async function runAll() {
   }
 }
 
+/**
+ * The cost targets (tracing) beside their noise floor: the case marked `noiseFloor` compares
+ * two instances that differ in nothing measured (untraced vs untraced); the largest of its
+ * per-round costs bounds what one round can show. A cost target under that bound is "not
+ * shown" whatever the median says; one above it is met or not by the median.
+ */
+function costTableLines(all) {
+  const withCost = all.filter((r) => r.cpuCost);
+  if (withCost.length === 0) return [];
+  const floorRow = withCost.find((r) => r.noiseFloor);
+  const noise = floorRow ? Math.max(...floorRow.cpuCost.rounds.map(Math.abs)) : undefined;
+  const lines = [
+    '',
+    `CPU cost per request over the baseline, per alternating round (noise floor: ${noise === undefined ? 'not measured' : `±${pct(noise).slice(1)}, the largest round of "${floorRow.title}"`})`,
+    'case                                                    | median  | rounds                                   | target  | verdict',
+    '--------------------------------------------------------|---------|------------------------------------------|---------|--------',
+  ];
+  for (const r of withCost) {
+    const target = r.costTarget;
+    let verdict = '-';
+    if (r.noiseFloor) verdict = 'noise floor';
+    else if (target !== undefined && noise !== undefined && noise > target) verdict = r.cpuCost.median <= target ? 'not shown (within the noise)' : 'NOT met';
+    else if (target !== undefined) verdict = r.cpuCost.median <= target ? 'met' : 'NOT met';
+    lines.push(
+      `${r.title.padEnd(56)}| ${pct(r.cpuCost.median).padStart(7)} | ${r.cpuCost.rounds.map(pct).join(', ').padEnd(41)}| ${(target === undefined ? '-' : `<= ${pct(target).slice(1)}`).padEnd(8)}| ${verdict}`,
+    );
+  }
+  return lines;
+}
+
 let failed = false;
 try {
   await runAll();
@@ -664,6 +721,7 @@ try {
 
 say('');
 for (const line of s.memory ? memoryTableLines(rows) : tableLines(rows)) say(line);
+for (const line of costTableLines(rows)) say(line);
 say('');
 say(
   `${m.cores} x ${m.cpu}, ${m.memoryGb} GB, Node ${m.node}; -c ${s.connections}, ${s.duration}s per target; ` +
