@@ -52,6 +52,11 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
     report(this);
   }
 
+  /** The recorded span's end when the connection closes first (status 0: no answer). */
+  function closed(this: ObservedResponse): void {
+    this[OBSERVED].span?.end(this.writableFinished ? this.statusCode : 0, undefined);
+  }
+
   function report(res: ObservedResponse): void {
     const { req, [OBSERVED]: seen } = res;
     const ms = performance.now() - seen.start;
@@ -80,8 +85,8 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
     const requestId = assignRequestId(req, res);
     if (shutdown.shuttingDown) res.setHeader('Connection', 'close');
     const span = traced ? startServerSpan(req) : undefined;
-    // A connection closed before the answer was sent ends the span too.
-    if (span) res.once('close', () => span.end(res.writableFinished ? res.statusCode : 0, undefined));
+    // A connection closed before the answer was sent ends the span too (a second end does nothing).
+    if (span?.recording) res.on('close', closed);
     (res as ObservedResponse)[OBSERVED] = { start, requestId, span };
     res.on('finish', finished);
     const context: RequestContext = { requestId };

@@ -4,7 +4,19 @@
  * processor, and the instrumentations of what the services use.
  */
 import type { IncomingMessage } from 'node:http';
-import { ROOT_CONTEXT, type Attributes, type Context, type Link, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  type Attributes,
+  type Context,
+  type Link,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  isSpanContextValid,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -19,7 +31,9 @@ import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
+  type IdGenerator,
   ParentBasedSampler,
+  RandomIdGenerator,
   type ReadableSpan,
   type Sampler,
   type SamplingResult,
@@ -52,9 +66,12 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
 
   // Endpoint, headers, timeout and compression come from the OTEL_EXPORTER_OTLP_* variables.
   const otlp = settings.protocol === 'http/json' ? new OTLPJsonTraceExporter() : new OTLPProtoTraceExporter();
+  const sampler = new NoBareConnectSampler(samplerOf(settings.sampler));
+  const idGenerator = new PresetIdGenerator();
   const provider = new TracerProvider({
     resource,
-    sampler: new NoBareConnectSampler(samplerOf(settings.sampler)),
+    sampler,
+    idGenerator,
     spanProcessors: [new BatchSpanProcessor({ exporter: new RedactingExporter(otlp), ...definedOnly(settings.batch) })],
   });
   trace.setGlobalTracerProvider(provider);
@@ -90,8 +107,21 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       const path = q < 0 ? url : url.slice(0, q);
       if (untraced(path)) return undefined;
       const method = req.method ?? 'GET';
-      // The caller's trace (W3C traceparent), if any.
-      const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+      // The caller's trace (W3C traceparent, baggage), if any: most requests carry neither.
+      const headers = req.headers;
+      const parent = headers.traceparent === undefined && headers.baggage === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
+      const parentIds = trace.getSpanContext(parent);
+      const traceId = parentIds !== undefined && isSpanContextValid(parentIds) ? parentIds.traceId : idGenerator.generateTraceId();
+      // Fast path "unsampled request": the sampler the SDK would ask, asked first. A request it
+      // does not sample gets the trace's ids (propagated downstream, on its log lines) and no
+      // SDK span: none of the SDK's per-span work, no close listener (docs/performance.md, Tracing).
+      if (sampler.shouldSample(parent, traceId, method, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.NOT_RECORD) {
+        const unsampled = { traceId, spanId: idGenerator.generateSpanId(), traceFlags: TraceFlags.NONE, traceState: parentIds?.traceState };
+        const active = trace.setSpan(parent, trace.wrapSpanContext(unsampled));
+        return { recording: false, run: (fn) => context.with(active, fn), end: endNothing };
+      }
+      // Sampled: the SDK's span, on the trace id the decision was made for.
+      idGenerator.preset(traceId);
       const span = tracer.startSpan(
         method,
         {
@@ -104,6 +134,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       const active = trace.setSpan(parent, span);
       let ended = false;
       return {
+        recording: true,
         run: (fn) => context.with(active, fn),
         end(status: number, route: string | undefined): void {
           if (ended) return;
@@ -122,6 +153,35 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       await provider.shutdown();
     },
   };
+}
+
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
+const NO_LINKS: Link[] = [];
+const endNothing = (): void => undefined;
+
+/**
+ * The SDK's random ids, except that the next trace id can be set: the server span's sampling
+ * decision is made before the SDK is asked for the span (see `startServerSpan`), on a trace id
+ * the SDK must then use, so that a ratio sampler decides the same way twice.
+ */
+class PresetIdGenerator implements IdGenerator {
+  private readonly random = new RandomIdGenerator();
+  private next: string | undefined;
+
+  preset(traceId: string): void {
+    this.next = traceId;
+  }
+
+  generateTraceId(): string {
+    const preset = this.next;
+    if (preset === undefined) return this.random.generateTraceId();
+    this.next = undefined;
+    return preset;
+  }
+
+  generateSpanId(): string {
+    return this.random.generateSpanId();
+  }
 }
 
 function untraced(path: string): boolean {

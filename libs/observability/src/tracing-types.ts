@@ -19,6 +19,8 @@ export interface TracingHandle {
 
 /** A request's server span (see `httpObserver`). */
 export interface ServerSpan {
+  /** Whether the request is sampled (its span recorded and exported); `end` does nothing otherwise. */
+  readonly recording: boolean;
   /** Runs the rest of the request's handling with the span active. */
   run<T>(fn: () => T): T;
   /** Ends the span with the answer's status, named `METHOD route` when the route is known. */
