@@ -31,21 +31,32 @@ describe('tracing of the location service', () => {
     await deletePrefix(REDIS_URL, prefix);
   });
 
-  it('exports the lbsQuery server span, its Redis spans and the upstream call under it, and sends the trace upstream', async () => {
-    service = await startServiceProcess(main, {
+  /** The location service with tracing on, exporting OTLP/JSON to the receiver every 100 ms. */
+  function startTraced(cachePrefix: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+    return startServiceProcess(main, {
       GEOCODER: 'amap',
       AMAP_KEY: amap.key,
       AMAP_SECRET: amap.secret!,
       AMAP_BASE_URL: amap.url,
       REDIS_URL,
-      CACHE_KEY_PREFIX: prefix,
+      CACHE_KEY_PREFIX: cachePrefix,
       APP_CREDENTIALS: JSON.stringify([APP]),
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...env,
     });
+  }
+
+  /** The same under `sampler` with its ratio, on a cache prefix of its own. */
+  function startSampled(sampler: string, ratio: string): Promise<ServiceProcess> {
+    return startTraced(`${prefix}${sampler}:`, { OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: ratio });
+  }
+
+  it('exports the lbsQuery server span, its Redis spans and the upstream call under it, and sends the trace upstream', async () => {
+    service = await startTraced(prefix);
     const client = new TestLbsClient({ baseUrl: service.url, appToken: APP.appToken, secret: APP.secret });
     const miss = await client.lbsQuery({ longitude: '116.391275', latitude: '39.907501', merId: 'M-TRACE' });
     expect([miss.status, miss.body.code, miss.body.lbsStat]).toEqual([200, '000', '1']);
@@ -88,26 +99,6 @@ describe('tracing of the location service', () => {
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) expect(line).toMatchObject({ trace_id: server.traceId });
   }, 120_000);
-
-  /** The location service with tracing on under `sampler`, exporting OTLP/JSON to the receiver. */
-  async function startSampled(sampler: string, ratio: string): Promise<ServiceProcess> {
-    return startServiceProcess(main, {
-      GEOCODER: 'amap',
-      AMAP_KEY: amap.key,
-      AMAP_SECRET: amap.secret!,
-      AMAP_BASE_URL: amap.url,
-      REDIS_URL,
-      CACHE_KEY_PREFIX: `${prefix}${sampler}:`,
-      APP_CREDENTIALS: JSON.stringify([APP]),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_TRACES_SAMPLER: sampler,
-      OTEL_TRACES_SAMPLER_ARG: ratio,
-    });
-  }
 
   /** A client that sends `traceparent` (W3C) with every request when given one. */
   function clientWith(url: string, traceparent?: string): TestLbsClient {
