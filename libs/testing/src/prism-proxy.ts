@@ -34,16 +34,18 @@ const oneShot = new Agent({ keepAlive: false });
 /** Headers of one connection, not to be forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
 
-function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+/** `headers` without the hop-by-hop ones and `omit`. */
+function endToEnd(headers: IncomingHttpHeaders, omit?: string): IncomingHttpHeaders {
   const out = { ...headers };
   for (const name of HOP_BY_HOP) delete out[name];
+  if (omit !== undefined) delete out[omit];
   return out;
 }
 
 /** Forwards `req` to `target` over a fresh connection and pipes the answer back. */
-function forward(req: IncomingMessage, res: ServerResponse, target: URL, headers: IncomingHttpHeaders): void {
+function forward(req: IncomingMessage, res: ServerResponse, target: URL, omitHeader?: string): void {
   const out = request(
-    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...endToEnd(headers), host: target.host }, agent: oneShot },
+    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...endToEnd(req.headers, omitHeader), host: target.host }, agent: oneShot },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.pipe(res);
@@ -70,9 +72,7 @@ function dispatch(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(502).end(`missing or foreign ${UPSTREAM_HEADER}`);
     return;
   }
-  const headers = { ...req.headers };
-  delete headers[UPSTREAM_HEADER];
-  forward(req, res, target, headers);
+  forward(req, res, target, UPSTREAM_HEADER);
 }
 
 function listen(server: Server): Promise<number> {
@@ -97,6 +97,9 @@ export async function startPrismProxy(document: string, timeoutMs = 60_000): Pro
   const dispatcher = relayServer(dispatch);
   const upstreamPort = await listen(dispatcher);
   const port = await freePort();
+  const prismOrigin = new URL(`http://127.0.0.1:${port}`);
+  const front = relayServer((req, res) => forward(req, res, prismOrigin));
+  const frontPort = await listen(front);
   const cli = join(require.resolve('@stoplight/prism-cli/package.json'), '../dist/index.js');
   const prism: ChildProcess = spawn(
     process.execPath,
@@ -115,9 +118,6 @@ export async function startPrismProxy(document: string, timeoutMs = 60_000): Pro
       await new Promise((resolve) => server.close(resolve));
     }
   };
-  const prismOrigin = new URL(`http://127.0.0.1:${port}`);
-  const front = relayServer((req, res) => forward(req, res, prismOrigin, req.headers));
-  const frontPort = await listen(front);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`prism did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
