@@ -6,6 +6,7 @@ import { httpTimeoutsOf, useRequestObserver } from '@geoaccount/observability';
 import { AppRegistry } from '@geoaccount/signing';
 import { AppModule, type LocationAppOptions } from './app.module';
 import { type LocationConfig, corsOrigins } from './config/location.config';
+import { lbsDirectRoutes } from './lbs/lbs-direct-routes';
 import { LOCATION_OPENAPI } from './openapi';
 
 /** Builds the location application with its real wiring (used by main and by the e2e suites). */
@@ -31,6 +32,9 @@ export async function createLocationApp(
   // JSON logs, request ids, metrics; the API's security headers; /docs. Health, metrics and docs are outside the signed API.
   useRequestObserver(app);
   app.use(securityHeaders());
+  // The three operations skip Express's router and Nest's per-request steps, after the middleware above
+  // (libs/http/src/fast-path/direct-routes.ts; a request they would refuse is Nest's to answer).
+  (app.getHttpAdapter() as FastPathAdapter).serveDirect(lbsDirectRoutes(app));
   setupOpenApi(app, LOCATION_OPENAPI);
   return app;
 }

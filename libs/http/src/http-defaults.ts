@@ -49,7 +49,9 @@ export function applyHttpDefaults(app: INestApplication, style: EnvelopeStyle, o
   express.disable('x-powered-by');
   express.set('etag', false);
   useQueryParsedOnce(express);
-  app.useGlobalFilters(new ApiExceptionFilter(style, { writeJson, servedWithOtherMethod }));
+  const filter = new ApiExceptionFilter(style, { writeJson, servedWithOtherMethod });
+  app.useGlobalFilters(filter);
+  (app.getHttpAdapter() as FastPathAdapter).errorFilter = filter;
   if (options.validationPipe !== false) {
     app.useGlobalPipes(createValidationPipe(typeof options.validationPipe === 'object' ? options.validationPipe : {}));
   }

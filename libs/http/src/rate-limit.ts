@@ -84,8 +84,25 @@ export class TokenBucketLimiter {
 /** The key a request is limited by (e.g. its calling app); undefined: not limited (health, metrics, docs). */
 export type RateKeyFn = (req: Request) => string | undefined;
 
-/** The key function of the rate limit, provided by the application (`RateLimitModule.forRoot`). */
-export const RATE_KEY_FN = Symbol('RATE_KEY_FN');
+/**
+ * A service's rate limit: the limiter and the key of a request. Read by the interceptor and by
+ * a direct route (libs/http/src/fast-path/direct-routes.ts), which must take the same token.
+ */
+export class RateLimit {
+  constructor(
+    readonly limiter: TokenBucketLimiter,
+    readonly keyOf: RateKeyFn,
+  ) {}
+
+  /** The decision for `req` (a token taken when allowed); undefined when the request is not limited. */
+  take(req: Request): RateDecision | undefined {
+    const key = this.keyOf(req);
+    return key === undefined ? undefined : this.limiter.take(key);
+  }
+}
+
+/** DI token of the service's `RateLimit`, or null when the limit is off (`RateLimitModule.forRoot`). */
+export const RATE_LIMIT = Symbol('RATE_LIMIT');
 
 /**
  * Rate limit per key: runs after the guards (so a key function can read what a signature
@@ -94,20 +111,14 @@ export const RATE_KEY_FN = Symbol('RATE_KEY_FN');
  */
 @Injectable()
 export class RateLimitInterceptor implements NestInterceptor {
-  constructor(
-    private readonly limiter: TokenBucketLimiter,
-    @Inject(RATE_KEY_FN) private readonly keyOf: RateKeyFn,
-  ) {}
+  constructor(@Inject(RATE_LIMIT) private readonly limit: RateLimit) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const key = this.keyOf(http.getRequest<Request>());
-    if (key !== undefined) {
-      const decision = this.limiter.take(key);
-      if (!decision.allowed) {
-        http.getResponse<Response>().setHeader('Retry-After', String(decision.retryAfterSeconds));
-        throw new HttpException('too many requests', HttpStatus.TOO_MANY_REQUESTS);
-      }
+    const decision = this.limit.take(http.getRequest<Request>());
+    if (decision && !decision.allowed) {
+      http.getResponse<Response>().setHeader('Retry-After', String(decision.retryAfterSeconds));
+      throw new HttpException('too many requests', HttpStatus.TOO_MANY_REQUESTS);
     }
     return next.handle();
   }
@@ -120,21 +131,22 @@ export interface RateLimitOptions {
   keyOf: RateKeyFn;
 }
 
-/** The rate limit as a global interceptor of every handler, when `perMinute` is above 0. */
+/**
+ * The rate limit as a global interceptor of every handler, when `perMinute` is above 0; the
+ * `RateLimit` (or null) under `RATE_LIMIT` in both cases.
+ */
 @Module({})
 export class RateLimitModule {
   static forRoot(options: RateLimitOptions): DynamicModule {
     const perMinute = options.perMinute ?? 0;
+    const limit = perMinute > 0 ? new RateLimit(new TokenBucketLimiter(perMinute), options.keyOf) : null;
     return {
       module: RateLimitModule,
-      providers:
-        perMinute > 0
-          ? [
-              { provide: TokenBucketLimiter, useFactory: () => new TokenBucketLimiter(perMinute) },
-              { provide: RATE_KEY_FN, useValue: options.keyOf },
-              { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
-            ]
-          : [],
+      providers: [
+        { provide: RATE_LIMIT, useValue: limit },
+        ...(limit ? [{ provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }] : []),
+      ],
+      exports: [RATE_LIMIT],
     };
   }
 }

@@ -21,6 +21,11 @@ function operationOf(req: Request): string | null {
   return typeof route?.path === 'string' ? (route.path.split('/').pop() ?? null) : null;
 }
 
+/** The accounting lines are `info`: below that level the middleware is not mounted at all. */
+export function accountingOn(logger: AppLogger): boolean {
+  return logger.isLevelEnabled('info');
+}
+
 /**
  * One structured log line per location request, for accounting: the operation, the app
  * whose signature was verified (null when it was not), the business parameters, the

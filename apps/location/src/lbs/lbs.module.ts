@@ -4,7 +4,7 @@ import { CacheModule } from '../cache/cache.module';
 import { CellsModule } from '../cells/cells.module';
 import { MainlandChinaModule } from '../geo/mainland-china.module';
 import { GeocoderModule } from '../geocoder/geocoder.module';
-import { LbsAccountingMiddleware } from './lbs-accounting.middleware';
+import { LbsAccountingMiddleware, accountingOn } from './lbs-accounting.middleware';
 import { LbsController } from './lbs.controller';
 import { LbsService } from './lbs.service';
 
@@ -20,6 +20,6 @@ export class LbsModule implements NestModule {
 
   /** The accounting lines are `info`: below that level the middleware is not even mounted. */
   configure(consumer: MiddlewareConsumer): void {
-    if (this.logger.isLevelEnabled('info')) consumer.apply(LbsAccountingMiddleware).forRoutes(LbsController);
+    if (accountingOn(this.logger)) consumer.apply(LbsAccountingMiddleware).forRoutes(LbsController);
   }
 }

@@ -7,3 +7,4 @@ export * from './text-param';
 export * from './zone-clock';
 export * from './router-methods';
 export * from './header-block';
+export * from './direct-routes';

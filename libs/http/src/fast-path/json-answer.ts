@@ -1,6 +1,9 @@
-import { StreamableFile } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { type ExceptionFilter, StreamableFile } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
+import { type DirectRoute, DirectRoutes } from './direct-routes';
 
 const SENT_BODY = Symbol('sentBody');
 type WithBody = Response & { [SENT_BODY]?: unknown };
@@ -74,15 +77,47 @@ export function writeJson(res: Response, status: number, body: unknown): void {
  * Nest's Express adapter with the JSON answer writer in place of `res.json` for what handlers
  * return: `NestFactory.create(module, new FastPathAdapter(), options)`. Nest calls `reply`
  * with every handler's result; objects and `JsonText`s are written by `writeJson`, the rest
- * (nothing, text, files, errors, Buffers) by Express as before.
+ * (nothing, text, files, errors, Buffers) by Express as before. It also keeps the
+ * application-wide middleware in its order, for the direct routes (`serveDirect`).
  */
 export class FastPathAdapter extends ExpressAdapter {
+  private readonly appMiddleware: RequestHandler[] = [];
+  private direct?: DirectRoutes;
+  /** The application's exception filter (`applyHttpDefaults`), which answers a direct route's errors. */
+  errorFilter?: ExceptionFilter;
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (isJsonBody(body)) {
       writeJson(response, statusCode ?? response.statusCode, body);
       return response;
     }
     return super.reply(response, body, statusCode);
+  }
+
+  override use(...args: unknown[]): unknown {
+    // `app.use(fn)`: middleware of every path, which a direct route runs too.
+    if (args.length === 1 && typeof args[0] === 'function') this.appMiddleware.push(args[0] as RequestHandler);
+    return (super.use as (...a: unknown[]) => unknown)(...args);
+  }
+
+  /**
+   * Fast path "direct routes" (`direct-routes.ts`): `routes` are served by the HTTP server's
+   * listener, after the middleware added with `app.use` so far (call it after the last one
+   * that must apply to them). Once per application, before it listens.
+   */
+  serveDirect(routes: readonly DirectRoute[]): DirectRoutes {
+    if (this.direct) throw new Error('serveDirect: once per application');
+    const server = this.getHttpServer() as Server | undefined;
+    const express = this.getInstance<Express>();
+    if (!server || !server.listeners('request').includes(express))
+      throw new Error('serveDirect: the HTTP server is not the one this adapter made');
+    this.direct = new DirectRoutes(express, [...this.appMiddleware], routes, (error, req, res) => {
+      if (!this.errorFilter) throw new Error('direct routes need the exception filter of applyHttpDefaults');
+      this.errorFilter.catch(error, new ExecutionContextHost([req, res]));
+    });
+    server.removeListener('request', express);
+    server.on('request', this.direct.listener);
+    return this.direct;
   }
 }
 

@@ -1,0 +1,135 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+
+/**
+ * A GET route the application serves directly (fast path "direct routes"): its exact path,
+ * the checks the framework would run before its handler, and its answer.
+ */
+export interface DirectRoute<A = unknown> {
+  /**
+   * The route's path as the application declares it (`/lbsapi/api/lbsQuery`), matched
+   * exactly; another spelling the router would accept (case, a trailing slash) goes through
+   * the router.
+   */
+  readonly path: string;
+  /**
+   * The route's guards, rate limit and parameter pipes, as checks that answer nothing: what
+   * `serve` needs, or undefined to leave the request to the framework, which runs its own
+   * checks again and answers the refusal itself. So it must be safe to run twice on a request.
+   */
+  admit(req: Request): A | undefined;
+  /** Answers an admitted request, after the application's middleware; a rejection goes to the exception filter. */
+  serve(req: Request, res: Response, admitted: A): Promise<void>;
+}
+
+/** Answers what a direct route or the middleware before it threw (the application's exception filter). */
+export type DirectRouteFailure = (error: unknown, req: Request, res: Response) => void;
+
+/** `req.route` of a directly served request: what Express's router puts there, for the metrics and log readers. */
+export interface DirectRouteInfo {
+  readonly path: string;
+  readonly methods: Readonly<Record<string, boolean>>;
+}
+
+interface Entry {
+  readonly route: DirectRoute;
+  readonly info: DirectRouteInfo;
+}
+
+/**
+ * Fast path "direct routes": the HTTP server's request listener serves the GET routes given
+ * here itself and hands every other request to Express. Why: on the service's hottest read
+ * (a cached lbsQuery, about 35 µs of its own work), Express's router (a walk over every
+ * layer, `parseurl` per layer, a final handler per request) and Nest's per-request execution
+ * context (guard, interceptor and pipe steps, each awaited) were a quarter of the CPU
+ * (`docs/performance.md`, "Direct routes"). What is kept: the request and response get
+ * Express's prototypes and fields as `app.handle` and the router give them; the application's
+ * own middleware (everything added with `app.use` before `serveDirect`: query, CORS, request
+ * observer, security headers) runs in its order; the route's guard, rate limit and pipes run
+ * as `admit`, whose refusals are left to the framework (so a refused request gets exactly
+ * the framework's answer); the route's handler and the JSON writer answer; errors go to the
+ * application's exception filter.
+ */
+export class DirectRoutes {
+  private readonly routes = new Map<string, Entry>();
+
+  constructor(
+    private readonly express: Express,
+    private readonly middleware: readonly RequestHandler[],
+    routes: readonly DirectRoute[],
+    private readonly failed: DirectRouteFailure,
+  ) {
+    for (const route of routes) {
+      if (!route.path.startsWith('/') || route.path.includes('?'))
+        throw new Error(`direct route ${route.path}: an absolute path without a query`);
+      if (this.routes.has(route.path)) throw new Error(`direct route ${route.path}: given twice`);
+      this.routes.set(route.path, { route, info: Object.freeze({ path: route.path, methods: Object.freeze({ get: true }) }) });
+    }
+  }
+
+  /** The paths served directly. */
+  get paths(): string[] {
+    return [...this.routes.keys()];
+  }
+
+  /** The HTTP server's `request` listener: a direct route, or Express. */
+  readonly listener = (message: IncomingMessage, response: ServerResponse): void => {
+    if (!this.serve(message, response)) this.express(message, response);
+  };
+
+  private serve(message: IncomingMessage, response: ServerResponse): boolean {
+    if (message.method !== 'GET') return false;
+    const url = message.url ?? '';
+    const q = url.indexOf('?');
+    const entry = this.routes.get(q < 0 ? url : url.slice(0, q));
+    if (!entry) return false;
+    const req = message as Request & { route?: DirectRouteInfo };
+    const res = response as Response;
+    expressFields(this.express, req, res);
+    const admitted = entry.route.admit(req);
+    if (admitted === undefined) return false;
+    req.route = entry.info;
+    this.run(entry.route, admitted, req, res);
+    return true;
+  }
+
+  /** The application's middleware in its order, then the route's answer. */
+  private run(route: DirectRoute, admitted: unknown, req: Request, res: Response): void {
+    const middleware = this.middleware;
+    let i = 0;
+    const next: NextFunction = (error?: unknown) => {
+      if (error !== undefined && error !== null && error !== 'route' && error !== 'router') {
+        this.failed(error, req, res);
+        return;
+      }
+      if (i < middleware.length) {
+        try {
+          middleware[i++]!(req, res, next);
+        } catch (thrown) {
+          this.failed(thrown, req, res);
+        }
+        return;
+      }
+      route.serve(req, res, admitted).catch((thrown: unknown) => this.failed(thrown, req, res));
+    };
+    next();
+  }
+}
+
+/**
+ * What Express 5's `app.handle` and router give a request they route to a top-level route:
+ * the two prototypes (with `req.app`), the circular references, `res.locals`, `originalUrl`,
+ * `baseUrl` and `params`; and the query parsed once as a plain property (`parseQueryOnce`).
+ * A request left to Express afterwards gets the same again from Express.
+ */
+function expressFields(express: Express, req: Request, res: Response): void {
+  req.res = res;
+  res.req = req;
+  Object.setPrototypeOf(req, express.request);
+  Object.setPrototypeOf(res, express.response);
+  if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+  req.originalUrl = req.url;
+  req.baseUrl = '';
+  req.params = {};
+  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
+}
