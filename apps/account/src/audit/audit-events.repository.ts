@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { GenerateSql, MANAGER, SAMPLE_AUDIT_ROW } from '../database/generate-sql';
 import { ALL_APPS, type AppScope, type AppToken, asAppToken } from '../common/app-scope';
 
 /**
@@ -133,20 +133,7 @@ export class AuditEventsRepository {
   /** Writes one event through `em`, the manager of the transaction that makes the change. */
   @GenerateSql({
     name: 'one event',
-    params: [
-      {
-        appToken: 'app-7f3a9c2e41d08b56',
-        action: 'create',
-        resourceType: 'auth',
-        resourceId: 'A1',
-        operator: '',
-        requestId: 'r1',
-        clientIp: '127.0.0.1',
-        resultCode: '90000',
-        changes: '{}',
-      },
-      MANAGER,
-    ],
+    params: [{ ...SAMPLE_AUDIT_ROW, resourceType: 'auth', resourceId: 'A1' }, MANAGER],
   })
   async insert(row: AuditEventRow, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(this.insertSql, auditEventParams(row));

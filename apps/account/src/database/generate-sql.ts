@@ -11,6 +11,22 @@
 /** An argument replaced, when a case runs, by the entity manager of the recording transaction. */
 export const MANAGER = Symbol('the recording transaction manager');
 
+/**
+ * The audit event of the recorded cases that write one (a change and its audit row in one
+ * transaction): a user created by app `app-7f3a9c2e41d08b56`.
+ */
+export const SAMPLE_AUDIT_ROW = Object.freeze({
+  appToken: 'app-7f3a9c2e41d08b56',
+  action: 'create',
+  resourceType: 'user',
+  resourceId: 'alice',
+  operator: '',
+  requestId: 'r1',
+  clientIp: '127.0.0.1',
+  resultCode: '90000',
+  changes: '{}',
+});
+
 export interface SqlCase {
   /** What the case shows, e.g. "no filter", "every filter". */
   readonly name: string;

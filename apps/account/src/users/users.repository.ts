@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEventRow, auditEventCte, auditEventParams } from '../audit/audit-events.repository';
 import { columnList, columnNames } from '../database/column-list';
-import { GenerateSql, MANAGER } from '../database/generate-sql';
+import { GenerateSql, MANAGER, SAMPLE_AUDIT_ROW } from '../database/generate-sql';
 import { HotReads } from '../database/hot-read';
 import { UserEntity } from './user.entity';
 import type { AppToken } from '../common/app-scope';
@@ -145,17 +145,7 @@ export class UsersRepository {
       params: [
         { appToken: 'app-7f3a9c2e41d08b56', userLoginId: 'bob', userId: 'U2', userName: 'Bob', userType: '1' },
         {},
-        {
-          appToken: 'app-7f3a9c2e41d08b56',
-          action: 'create',
-          resourceType: 'user',
-          resourceId: 'alice',
-          operator: '',
-          requestId: 'r1',
-          clientIp: '127.0.0.1',
-          resultCode: '90000',
-          changes: '{}',
-        },
+        SAMPLE_AUDIT_ROW,
         MANAGER,
       ],
     },
@@ -182,17 +172,7 @@ export class UsersRepository {
           userExtends: '{}',
         },
         { authIds: ['A1'], groupIds: ['G1'] },
-        {
-          appToken: 'app-7f3a9c2e41d08b56',
-          action: 'create',
-          resourceType: 'user',
-          resourceId: 'alice',
-          operator: '',
-          requestId: 'r1',
-          clientIp: '127.0.0.1',
-          resultCode: '90000',
-          changes: '{}',
-        },
+        SAMPLE_AUDIT_ROW,
         MANAGER,
       ],
       seed: [
@@ -227,66 +207,15 @@ export class UsersRepository {
   @GenerateSql(
     {
       name: 'one field',
-      params: [
-        'app-7f3a9c2e41d08b56',
-        'alice',
-        { userName: 'Alice B' },
-        {},
-        {
-          appToken: 'app-7f3a9c2e41d08b56',
-          action: 'create',
-          resourceType: 'user',
-          resourceId: 'alice',
-          operator: '',
-          requestId: 'r1',
-          clientIp: '127.0.0.1',
-          resultCode: '90000',
-          changes: '{}',
-        },
-        MANAGER,
-      ],
+      params: ['app-7f3a9c2e41d08b56', 'alice', { userName: 'Alice B' }, {}, SAMPLE_AUDIT_ROW, MANAGER],
     },
     {
       name: 'org move, both links replaced',
-      params: [
-        'app-7f3a9c2e41d08b56',
-        'alice',
-        { orgId: 'ORG2' },
-        { authIds: ['A1'], groupIds: ['G1'] },
-        {
-          appToken: 'app-7f3a9c2e41d08b56',
-          action: 'create',
-          resourceType: 'user',
-          resourceId: 'alice',
-          operator: '',
-          requestId: 'r1',
-          clientIp: '127.0.0.1',
-          resultCode: '90000',
-          changes: '{}',
-        },
-        MANAGER,
-      ],
+      params: ['app-7f3a9c2e41d08b56', 'alice', { orgId: 'ORG2' }, { authIds: ['A1'], groupIds: ['G1'] }, SAMPLE_AUDIT_ROW, MANAGER],
     },
     {
       name: 'links cleared',
-      params: [
-        'app-7f3a9c2e41d08b56',
-        'alice',
-        {},
-        { authIds: [], groupIds: [] },
-        {
-          appToken: 'app-7f3a9c2e41d08b56',
-          action: 'create',
-          resourceType: 'user',
-          resourceId: 'alice',
-          operator: '',
-          requestId: 'r1',
-          clientIp: '127.0.0.1',
-          resultCode: '90000',
-          changes: '{}',
-        },
-        MANAGER,
-      ],
+      params: ['app-7f3a9c2e41d08b56', 'alice', {}, { authIds: [], groupIds: [] }, SAMPLE_AUDIT_ROW, MANAGER],
     },
   )
   async modify(
