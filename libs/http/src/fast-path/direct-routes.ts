@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
@@ -52,6 +53,8 @@ interface Entry {
  */
 export class DirectRoutes {
   private readonly routes = new Map<string, Entry>();
+  /** The application parses queries with `node:querystring` (`useQueryParsedOnce`): this can too. */
+  private readonly plainQueries: boolean;
 
   constructor(
     private readonly express: Express,
@@ -59,6 +62,7 @@ export class DirectRoutes {
     routes: readonly DirectRoute[],
     private readonly failed: DirectRouteFailure,
   ) {
+    this.plainQueries = express.get('query parser fn') === parseQueryString;
     for (const route of routes) {
       if (!route.path.startsWith('/') || route.path.includes('?'))
         throw new Error(`direct route ${route.path}: an absolute path without a query`);
@@ -85,7 +89,10 @@ export class DirectRoutes {
     if (!entry) return false;
     const req = message as Request & { route?: DirectRouteInfo };
     const res = response as Response;
-    expressFields(this.express, req, res);
+    // The query as Express's getter would parse it (`parseurl` then the parser), from the `?` found
+    // above; a URL that `parseurl` would hand to `url.parse` takes the getter's way.
+    const query = this.plainQueries && q >= 0 && !UNUSUAL_URL.test(url) ? parseQueryString(url.slice(q + 1)) : undefined;
+    expressFields(this.express, req, res, query);
     const admitted = entry.route.admit(req);
     if (admitted === undefined) return false;
     req.route = entry.info;
@@ -116,13 +123,17 @@ export class DirectRoutes {
   }
 }
 
+/** Characters after which `parseurl` parses a URL with `url.parse` instead of splitting it at `?`. */
+const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+
 /**
  * What Express 5's `app.handle` and router give a request they route to a top-level route:
  * the two prototypes (with `req.app`), the circular references, `res.locals`, `originalUrl`,
- * `baseUrl` and `params`; and the query parsed once as a plain property (`parseQueryOnce`).
+ * `baseUrl` and `params`; and the query parsed once as a plain property (`parseQueryOnce`),
+ * `query` when the caller has parsed it.
  * A request left to Express afterwards gets the same again from Express.
  */
-function expressFields(express: Express, req: Request, res: Response): void {
+function expressFields(express: Express, req: Request, res: Response, query: Request['query'] | undefined): void {
   req.res = res;
   res.req = req;
   Object.setPrototypeOf(req, express.request);
@@ -131,5 +142,5 @@ function expressFields(express: Express, req: Request, res: Response): void {
   req.originalUrl = req.url;
   req.baseUrl = '';
   req.params = {};
-  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(req, 'query', { value: query ?? req.query, writable: true, enumerable: true, configurable: true });
 }
