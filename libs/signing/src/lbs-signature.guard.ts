@@ -4,7 +4,7 @@ import { ApiException, InvalidParameterException, LbsCodes } from '@geoaccount/a
 import { APP_REGISTRY, type AppRegistry, type RegisteredApp } from './credentials';
 import { CALLER_APP, type SignedRequest } from './caller-app';
 import { verifyLbs } from './lbs-signature';
-import { hmacSha256Hex, signatureMatches } from './hmac';
+import { hmacSha256, signatureMatches } from './hmac';
 import { lbsPlaintext, lbsSignedNames } from './portable';
 
 /** A location operation's name and the parameters its signature covers. */
@@ -50,7 +50,7 @@ export function lbsCallerOf(
   const plaintext = lbsPlaintext(op.name, op.signedNames, values);
   for (const c of candidates) {
     if (c.expiresAt !== undefined && now >= c.expiresAt) continue;
-    if (signatureMatches(hmacSha256Hex(c.hmacKey, plaintext), signature)) return used(registry, c, now);
+    if (signatureMatches(hmacSha256(c.hmacKey, plaintext), signature)) return used(registry, c, now);
   }
   return undefined;
 }

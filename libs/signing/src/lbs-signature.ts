@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { hmacSha256Hex, signatureMatches } from './hmac';
+import { hmacSha256, hmacSha256Hex, signatureMatches } from './hmac';
 import { lbsPlaintext } from './portable';
 
 export function signLbs(
@@ -18,5 +18,6 @@ export function verifyLbs(
   values: Readonly<Record<string, string | undefined>>,
   signature: unknown,
 ): boolean {
-  return signatureMatches(signLbs(key, operation, signedNames, values), signature);
+  // The digest's bytes, not its hex: no hex text made to be decoded again.
+  return signatureMatches(hmacSha256(key, lbsPlaintext(operation, signedNames, values)), signature);
 }

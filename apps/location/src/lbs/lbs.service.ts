@@ -11,7 +11,7 @@ import { MainlandChina } from '../geo/mainland-china';
 import { GEOCODER, type Geocoder, type Place } from '../geocoder/geocoder.port';
 import { UpstreamUnavailableError } from '../upstream/upstream-errors';
 import { UpstreamTimeoutError } from '../upstream/upstream-policy';
-import { type KeyContext, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
+import { type KeyContext, RecentKeys, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
 
 /** The fields of an answer besides code, resultDesc and lbsStat; all text, `""` when unknown (docs/contract.md §13: no `null`). */
 export type LbsFields = Record<string, string>;
@@ -70,7 +70,8 @@ export function checkCachedFields(operation: LbsOperationName, text: string): Lb
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype)
+    return undefined;
   const record = value as Record<string, unknown>;
   const names = ANSWER_FIELDS[operation];
   if (Object.keys(record).length !== names.length) return undefined;
@@ -117,6 +118,7 @@ export function addressFields(place: Place | null): LbsFields {
 export class LbsService {
   private readonly logger = new Logger('Lbs');
   private readonly flights = new SingleFlight<Lookup>();
+  private readonly recentKeys = new RecentKeys();
   private readonly datum: 'wgs84' | 'gcj02';
   private readonly inMainland: MainlandTest;
 
@@ -137,10 +139,18 @@ export class LbsService {
 
   /** Coordinates (in COORD_SYSTEM) → address. */
   lbsQuery(longitude: string, latitude: string, appToken?: string): Promise<LbsReply> {
-    const lon = canonicalDegrees(longitude);
-    const lat = canonicalDegrees(latitude);
-    return this.answer('lbsQuery', this.key('lbsQuery', this.geocoder.name, [lon, lat], appToken), async () => {
-      const [x, y] = convertDatum(Number(lon), Number(lat), this.datum, this.geocoder.datum, this.inMainland);
+    // The parameters passed DECIMAL_TEXT: no ' ' in them.
+    const key = this.recentKeys.get(`lbsQuery ${longitude} ${latitude} ${this.scopeOf(appToken)}`, () =>
+      this.key('lbsQuery', this.geocoder.name, [canonicalDegrees(longitude), canonicalDegrees(latitude)], appToken),
+    );
+    return this.answer('lbsQuery', key, async () => {
+      const [x, y] = convertDatum(
+        Number(canonicalDegrees(longitude)),
+        Number(canonicalDegrees(latitude)),
+        this.datum,
+        this.geocoder.datum,
+        this.inMainland,
+      );
       const place = await this.geocoder.reverse(x, y);
       return place && { fields: addressFields(place) };
     });
@@ -167,7 +177,11 @@ export class LbsService {
       // The county of the answered point, as lbsQuery answers it (docs/contract.md §13): a city-level
       // match answers the city's seat, which lies in one county.
       const at = this.geocoder.local ? await this.geocoder.reverse(place.longitude, place.latitude) : null;
-      const fields = { longitude: formatDegrees(x), latitude: formatDegrees(y), standardCode: at?.standardCode ?? place.standardCode ?? '' };
+      const fields = {
+        longitude: formatDegrees(x),
+        latitude: formatDegrees(y),
+        standardCode: at?.standardCode ?? place.standardCode ?? '',
+      };
       return { fields, key: place.fromCityAlone ? cityKey : key };
     });
   }
@@ -177,7 +191,11 @@ export class LbsService {
     const parts = [mccText, mncText, lacText, cellidText].map(canonicalDigits);
     const [mcc, mnc, lac, cellid] = parts.map(Number) as [number, number, number, number];
     const source = `${this.cells.name}+${this.geocoder.name}`;
-    return this.answer('baseStationQuery', this.key('baseStationQuery', source, parts, appToken), async () => {
+    // The parameters passed DIGITS_TEXT: no ' ' in them.
+    const key = this.recentKeys.get(`baseStationQuery ${parts.join(' ')} ${this.scopeOf(appToken)}`, () =>
+      this.key('baseStationQuery', source, parts, appToken),
+    );
+    return this.answer('baseStationQuery', key, async () => {
       if (![mcc, mnc, lac, cellid].every(Number.isSafeInteger)) return null;
       const cell = await this.cells.locate({ mcc, mnc, lac, cellid });
       if (!cell) return null;
@@ -187,6 +205,11 @@ export class LbsService {
       const [x, y] = convertDatum(cell.longitude, cell.latitude, 'wgs84', this.datum, this.inMainland);
       return { fields: { longitude: formatDegrees(x), latitude: formatDegrees(y), ...addressFields(place) } };
     });
+  }
+
+  /** The app a cache key names: with `CACHE_SCOPE=app` the calling app, else none (`''`). */
+  private scopeOf(appToken: string | undefined): string {
+    return this.config.CACHE_SCOPE === 'app' ? `app=${appToken ?? ''}` : '';
   }
 
   /** The cache key; with `CACHE_SCOPE=app` it names the calling app, so no app is answered from another's lookup. */
@@ -264,4 +287,3 @@ const CACHE_ENVELOPE = new SuccessEnvelope(LbsCodes.OK_CACHE.code, LbsCodes.OK_C
 export function lbsReply(fromCache: boolean, fields: LbsFields, fieldsText: string): LbsReply {
   return (fromCache ? CACHE_ENVELOPE : UPSTREAM_ENVELOPE).reply(fields, fieldsText);
 }
-

@@ -1,4 +1,4 @@
-import { canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
+import { RecentKeys, canonicalDegrees, canonicalDigits, canonicalText, formatDegrees, lookupKey } from './lookup-key';
 
 describe('lookup keys', () => {
   it('writes coordinates with six decimals, one text per point', () => {
@@ -51,5 +51,22 @@ describe('lookupKey with CACHE_SCOPE=app', () => {
     expect(new Set([shared, a, b]).size).toBe(3);
     expect(a.length).toBe(shared.length);
     expect(lookupKey({ ...ctx, app: 'app-a' }, 'lbsQuery', ['116.4', '39.9'])).toBe(a);
+  });
+});
+
+describe('RecentKeys', () => {
+  it('makes a key once per raw input, and stays within its bound', () => {
+    const recent = new RecentKeys(3);
+    let made = 0;
+    const make = (raw: string) => () => `key(${raw}) #${++made}`;
+    expect(recent.get('a', make('a'))).toBe('key(a) #1');
+    expect(recent.get('a', make('a'))).toBe('key(a) #1');
+    expect(recent.get('b', make('b'))).toBe('key(b) #2');
+    recent.get('c', make('c'));
+    expect(recent.size).toBe(3);
+    // Full: emptied, then refilled.
+    expect(recent.get('d', make('d'))).toBe('key(d) #4');
+    expect(recent.size).toBe(1);
+    expect(recent.get('a', make('a'))).toBe('key(a) #5');
   });
 });

@@ -51,3 +51,31 @@ export function lookupKey(ctx: KeyContext, operation: string, parts: readonly st
   );
   return `${ctx.prefix}v2:${operation}:${digest}`;
 }
+
+/**
+ * The cache keys of recent lookups by their raw parameters, so that a lookup asked again (which
+ * is what a cache hit is) is not canonicalised, serialised and hashed again: those were a tenth
+ * of a cached lbsQuery's CPU (docs/performance.md, "Direct routes"). `raw` must name the
+ * operation and every raw input of the key (the caller joins validated values with a separator
+ * they cannot hold). At most `max` entries: full, it is emptied and refilled, so a scan of
+ * distinct parameters costs a bounded map and the hashing it would have cost anyway.
+ */
+export class RecentKeys {
+  private readonly keys = new Map<string, string>();
+
+  constructor(private readonly max = 4096) {}
+
+  get(raw: string, make: () => string): string {
+    let key = this.keys.get(raw);
+    if (key === undefined) {
+      key = make();
+      if (this.keys.size >= this.max) this.keys.clear();
+      this.keys.set(raw, key);
+    }
+    return key;
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+}
