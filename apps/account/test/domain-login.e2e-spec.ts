@@ -4,9 +4,9 @@ import type { TestAccountClient } from '@geoaccount/client/internal';
 import type { AppCredential } from '@geoaccount/signing';
 import { DEFAULT_USER_FILTER, type DirectoryConfig, type DirectorySettings } from '../src/config/directory.config';
 import { APP_A, type AccountHarness, type RunningAccountApp, listenAccountApp, startAccountHarness } from './support/account-harness';
-import { DelayProxy, LDAP, PrivateSlapd, SilentServer, freePort } from './support/slapd';
+import { DelayProxy, LDAP, PrivateSlapd, SilentServer } from './support/slapd';
 import { OK } from './support/user-fixtures';
-import { LATE_MS, printFigure } from '@geoaccount/testing';
+import { LATE_MS, freePort, printFigure } from '@geoaccount/testing';
 
 const FAILED = { response_code: '20441', response_message: 'login verification failed' };
 const LOCKED = { response_code: '20443', response_message: 'too many failed logins' };

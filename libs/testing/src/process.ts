@@ -207,3 +207,64 @@ export function requestLogLines(output: string, requestId: string): Record<strin
     .filter((l) => l.startsWith('{') && l.includes(`"requestId":"${requestId}"`))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** True when something accepts TCP connections on 127.0.0.1:`port`. */
+export function reachable(port: number): Promise<boolean> {
+  return new Promise((resolvePort) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePort(true);
+    });
+    socket.once('error', () => resolvePort(false));
+  });
+}
+
+/**
+ * A server binary of a test's own (slapd, PgBouncer): spawned with its standard error kept,
+ * ready once every port of `ports` accepts connections (within 5 s), stopped with SIGTERM.
+ */
+export class Daemon {
+  private constructor(
+    private readonly name: string,
+    private readonly child: ChildProcess,
+  ) {}
+
+  /**
+   * Starts `binary` with `args`; fails with its exit code, its standard error and `detail()`
+   * (e.g. the tail of its log file) if it exits first, or if a port is still closed after 5 s.
+   */
+  static async start(
+    name: string,
+    binary: string,
+    args: readonly string[],
+    ports: readonly number[],
+    detail: () => string = () => '',
+  ): Promise<Daemon> {
+    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const tail = () => [stderr.trim().split('\n').slice(-3).join(' | '), detail().trim()].filter(Boolean).join(' ');
+    for (let i = 0; i < 100; i++) {
+      if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${tail()}`);
+      if ((await Promise.all(ports.map(reachable))).every(Boolean)) return new Daemon(name, child);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    }
+    child.kill('SIGKILL');
+    throw new Error(`${name} not listening on ${ports.join(', ')} after 5 s: ${tail()}`);
+  }
+
+  /** Stops it (SIGTERM) and waits for its exit; nothing if it has exited. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolveExit) => {
+      child.once('exit', () => resolveExit());
+      child.kill('SIGTERM');
+    });
+  }
+
+  toString(): string {
+    return `${this.name} (pid ${this.child.pid})`;
+  }
+}

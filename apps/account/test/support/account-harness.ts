@@ -71,7 +71,14 @@ export interface RunningAccountApp {
  */
 export async function listenAccountApp(databaseUrl: string, options: HarnessOptions = {}): Promise<RunningAccountApp> {
   // The login budget per app (on by default) is off unless a test sets it: suites fire many logins at once.
-  const config = loadAccountConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT_PER_MINUTE: '0', PASSWORD_HASH_QUEUE: '1000', ...options.env });
+  const config = loadAccountConfig({
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '20',
+    LOG_LEVEL: 'silent',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '0',
+    PASSWORD_HASH_QUEUE: '1000',
+    ...options.env,
+  });
   const registry = new AppRegistry([APP_A, APP_B, ...(options.apps ?? [])]);
   const app = await createAccountApp(config, registry, options.directories ?? loadDirectoryConfig({ ...options.env }));
   try {

@@ -1,22 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './private-postgres';
+import { Daemon, freePort } from '@geoaccount/testing';
 
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
-
-function reachable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** Options of {@link PrivatePgBouncer.start}. */
 export interface PgBouncerOptions {
@@ -32,7 +19,7 @@ export interface PgBouncerOptions {
  * As root it runs as the user `postgres` (PgBouncer refuses root).
  */
 export class PrivatePgBouncer {
-  private child?: ChildProcess;
+  private daemon?: Daemon;
 
   private constructor(
     private readonly dir: string,
@@ -91,27 +78,15 @@ export class PrivatePgBouncer {
   async restart(): Promise<void> {
     const asRoot = process.getuid?.() === 0;
     const args = [...(asRoot ? ['-u', 'postgres'] : []), join(this.dir, 'pgbouncer.ini')];
-    const child = spawn(this.binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    this.child = child;
-    for (let i = 0; i < 100; i++) {
-      if (child.exitCode !== null)
-        throw new Error(`pgbouncer exited (${child.exitCode}): ${stderr.trim()} ${this.log().trim().split('\n').slice(-3).join(' | ')}`);
-      if (await reachable(this.port)) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`pgbouncer not listening on ${this.port} after 5 s: ${stderr}`);
+    this.daemon = await Daemon.start('pgbouncer', this.binary, args, [this.port], () =>
+      this.log().trim().split('\n').slice(-3).join(' | '),
+    );
   }
 
   async stop(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+    const daemon = this.daemon;
+    this.daemon = undefined;
+    await daemon?.stop();
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@geoaccount/testing';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -31,17 +31,6 @@ function run(bin: string, args: string[]): void {
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
   const res = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 60_000 });
   if (res.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed: ${res.stderr || res.stdout || res.error?.message}`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {

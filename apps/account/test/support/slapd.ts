@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Daemon, freePort } from '@geoaccount/testing';
 
 /** The seeded directory: its suffix, service account and users (test data only). */
 export const LDAP = {
@@ -119,25 +120,6 @@ function makeCertificates(dir: string): void {
   );
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function reachable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 export interface SlapdOptions {
   /**
    * `allow bind_anon_cred bind_anon_dn`: a bind with a DN and an empty password "succeeds"
@@ -152,7 +134,7 @@ export interface SlapdOptions {
  * (StartTLS offered) and `ldaps://`, with a CA made for the run.
  */
 export class PrivateSlapd {
-  private child?: ChildProcess;
+  private daemon?: Daemon;
 
   private constructor(
     readonly dir: string,
@@ -224,27 +206,19 @@ export class PrivateSlapd {
   /** Starts slapd (again) on the same ports and data. */
   async restart(): Promise<void> {
     const urls = `${this.url}/ ${this.ldapsUrl}/`;
-    const child = spawn(this.binary, ['-d', '0', '-f', join(this.dir, 'slapd.conf'), '-h', urls], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    this.child = child;
-    for (let i = 0; i < 100; i++) {
-      if (child.exitCode !== null) throw new Error(`slapd exited (${child.exitCode}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
-      if ((await reachable(this.port)) && (await reachable(this.tlsPort))) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`slapd not listening on ${urls} after 5 s: ${stderr}`);
+    this.daemon = await Daemon.start(
+      'slapd',
+      this.binary,
+      ['-d', '0', '-f', join(this.dir, 'slapd.conf'), '-h', urls],
+      [this.port, this.tlsPort],
+    );
   }
 
   /** Stops slapd (the data stays for a restart). */
   async stop(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+    const daemon = this.daemon;
+    this.daemon = undefined;
+    await daemon?.stop();
   }
 
   /** Stops slapd and removes its directory. */
