@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEMO_APP, lbsSignedNames, signLbs } from '@geoaccount/signing';
 import { loadLocationConfig } from '../src/config/location.config';
-import { type LocationSession, REDIS_URL, deletePrefix, keysUnder, runPrefix, startLocation } from './support/location-session';
+import { REDIS_URL, keysUnder, sessionOnSharedRedis, startLocation } from './support/location-session';
 
 /** Random letters and digits, `length` characters (an address no geocoder knows). */
 function junk(length: number): string {
@@ -14,20 +14,8 @@ function junk(length: number): string {
 }
 
 describe('location abuse by a signed app', () => {
-  const prefix = runPrefix('abuse');
-  let s: LocationSession;
-
-  beforeAll(async () => {
-    // A slow shared Redis must not turn writes into misses here.
-    s = await startLocation({ REDIS_URL, CACHE_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '0', REDIS_COMMAND_TIMEOUT_MS: '5000' });
-  });
-
-  afterAll(async () => {
-    await s?.close();
-    await deletePrefix(REDIS_URL, prefix);
-    // ioredis' disconnect keeps a 2 s timer; let it run out so that jest exits cleanly
-    await new Promise((r) => setTimeout(r, 2100));
-  });
+  const run = sessionOnSharedRedis('abuse');
+  const prefix = run.prefix;
 
   describe('a value containing ":" (docs/contract.md §3)', () => {
     it('cannot carry text over to its neighbour under the same signature: 400/099 naming the parameter', async () => {
@@ -37,13 +25,13 @@ describe('location abuse by a signed app', () => {
       const sent = { city: '北京市', address: '长安街1号:D7', busdepId: 'X' };
       const signature = signLbs(DEMO_APP.secret, 'addressQuery', names, signed);
       expect(signLbs(DEMO_APP.secret, 'addressQuery', names, sent)).toBe(signature);
-      const res = await s.client.call('addressQuery', sent, { signature });
+      const res = await run.s.client.call('addressQuery', sent, { signature });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: '099', resultDesc: "':' in param.address", lbsStat: '0' });
     });
 
     it('is refused in a business parameter too, even when signed as sent', async () => {
-      const res = await s.client.lbsQuery({ longitude: '116.391275', latitude: '39.907501', merId: 'M:1' });
+      const res = await run.s.client.lbsQuery({ longitude: '116.391275', latitude: '39.907501', merId: 'M:1' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: '099', resultDesc: "':' in param.merId", lbsStat: '0' });
     });
@@ -53,7 +41,7 @@ describe('location abuse by a signed app', () => {
     it('keeps one entry for a city whatever junk address comes with it, under a key of fixed size', async () => {
       const city = '杭州市';
       const answers = [];
-      for (let i = 0; i < 5; i++) answers.push(await s.client.addressQuery({ city, address: junk(255) }));
+      for (let i = 0; i < 5; i++) answers.push(await run.s.client.addressQuery({ city, address: junk(255) }));
       for (const res of answers) {
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ code: '000', standardCode: '330102' }); // the county of the city's seat (docs/contract.md §13)
@@ -61,16 +49,16 @@ describe('location abuse by a signed app', () => {
       const keys = (await keysUnder(REDIS_URL, prefix)).filter((k) => k.includes('addressQuery'));
       expect(keys).toHaveLength(1);
       // The fallback is the answer for the city alone, and is served from the cache for it.
-      const alone = await s.client.addressQuery({ city, address: ` ${city}` });
+      const alone = await run.s.client.addressQuery({ city, address: ` ${city}` });
       expect(alone.body).toEqual({ ...answers[4]!.body, lbsStat: '2', resultDesc: 'success (cache)' });
       expect((await keysUnder(REDIS_URL, prefix)).filter((k) => k.includes('addressQuery'))).toHaveLength(1);
     });
 
     it('builds keys of one length whatever the length of the parameters', async () => {
-      await s.client.addressQuery({ city: '上海', address: '浦东新区世纪大道100号' });
-      await s.client.addressQuery({ city: '上海市浦东新区', address: `浦东新区世纪大道100号${'号'.repeat(200)}` });
-      await s.client.lbsQuery({ longitude: '121.5', latitude: '31.2' });
-      await s.client.lbsQuery({ longitude: '+121.50000000000000001', latitude: '31.2000000000000000001' });
+      await run.s.client.addressQuery({ city: '上海', address: '浦东新区世纪大道100号' });
+      await run.s.client.addressQuery({ city: '上海市浦东新区', address: `浦东新区世纪大道100号${'号'.repeat(200)}` });
+      await run.s.client.lbsQuery({ longitude: '121.5', latitude: '31.2' });
+      await run.s.client.lbsQuery({ longitude: '+121.50000000000000001', latitude: '31.2000000000000000001' });
       const keys = await keysUnder(REDIS_URL, prefix);
       expect(keys.length).toBeGreaterThanOrEqual(3);
       const lengths = new Set(keys.map((k) => Buffer.byteLength(k.slice(k.lastIndexOf(':') + 1))));
@@ -79,9 +67,9 @@ describe('location abuse by a signed app', () => {
     });
 
     it('still answers a full address from its own entry, not the city fallback', async () => {
-      const first = await s.client.addressQuery({ city: '上海', address: '浦东新区世纪大道100号' });
+      const first = await run.s.client.addressQuery({ city: '上海', address: '浦东新区世纪大道100号' });
       expect(first.body).toMatchObject({ code: '000', lbsStat: '2', standardCode: '310115' });
-      const city = await s.client.addressQuery({ city: '上海', address: junk(40) });
+      const city = await run.s.client.addressQuery({ city: '上海', address: junk(40) });
       expect(city.body).toMatchObject({ code: '000', standardCode: '310101' });
     });
   });
@@ -93,16 +81,16 @@ describe('location abuse by a signed app', () => {
         longitude: params['param.longitude'],
         latitude: params['param.latitude'],
       });
-      const before = s.logs.of('Accounting').length;
+      const before = run.s.logs.of('Accounting').length;
       for (const path of ['/lbsapi/api/lbsquery', '/lbsapi/api/lbsQuery/', '/LBSAPI/api/LBSQUERY']) {
         const query = new URLSearchParams({ ...params, userToken: DEMO_APP.appToken, signature });
-        const res = await fetch(`${s.url}${path}?${query}`);
+        const res = await fetch(`${run.s.url}${path}?${query}`);
         expect(res.status).toBe(200);
         expect(((await res.json()) as { code: string }).code).toBe('000');
       }
       // The finish listener runs after the answer is read; give it a tick.
       await new Promise((r) => setTimeout(r, 50));
-      const lines = s.logs.of('Accounting').slice(before);
+      const lines = run.s.logs.of('Accounting').slice(before);
       expect(lines.map((l) => l.op)).toEqual(['lbsQuery', 'lbsQuery', 'lbsQuery']);
     });
   });

@@ -5,7 +5,7 @@
  */
 import type { Express } from 'express';
 import { DEMO_APP } from '@geoaccount/signing';
-import { type LocationSession, REDIS_URL, deletePrefix, runPrefix, startLocation } from './support/location-session';
+import { type LocationSession, sessionOnSharedRedis } from './support/location-session';
 
 type Op = 'lbsQuery' | 'addressQuery' | 'baseStationQuery';
 
@@ -37,11 +37,11 @@ async function get(
 }
 
 /** How many requests reached Express's `app.handle` (the router) while `run` ran. */
-async function routedByExpress(s: LocationSession, run: () => Promise<unknown>): Promise<number> {
+async function routedByExpress(s: LocationSession, during: () => Promise<unknown>): Promise<number> {
   const express = s.app.getHttpAdapter().getInstance() as Express & { handle: (...args: unknown[]) => unknown };
   const spy = jest.spyOn(express, 'handle');
   try {
-    await run();
+    await during();
     return spy.mock.calls.length;
   } finally {
     spy.mockRestore();
@@ -49,27 +49,18 @@ async function routedByExpress(s: LocationSession, run: () => Promise<unknown>):
 }
 
 describe('location direct routes', () => {
-  const prefix = runPrefix('direct');
-  let s: LocationSession;
-
-  beforeAll(async () => {
-    s = await startLocation({ REDIS_URL, CACHE_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '0', REDIS_COMMAND_TIMEOUT_MS: '5000' });
-  });
-
-  afterAll(async () => {
-    await s?.close();
-    await deletePrefix(REDIS_URL, prefix);
-    await new Promise((r) => setTimeout(r, 2100));
-  });
+  const run = sessionOnSharedRedis('direct');
 
   it.each(['lbsQuery', 'addressQuery', 'baseStationQuery'] as const)(
     '%s: answered without the router, as the router answers its other spelling (computed, then cached)',
     async (op) => {
       const path = `/lbsapi/api/${op}`;
       let direct: Awaited<ReturnType<typeof get>>[] = [];
-      expect(await routedByExpress(s, async () => (direct = [await get(s, op, path), await get(s, op, path)]))).toBe(0);
+      expect(await routedByExpress(run.s, async () => (direct = [await get(run.s, op, path), await get(run.s, op, path)]))).toBe(0);
       let routed: Awaited<ReturnType<typeof get>>[] = [];
-      expect(await routedByExpress(s, async () => (routed = [await get(s, op, path.toLowerCase()), await get(s, op, `${path}/`)]))).toBe(2);
+      expect(
+        await routedByExpress(run.s, async () => (routed = [await get(run.s, op, path.toLowerCase()), await get(run.s, op, `${path}/`)])),
+      ).toBe(2);
       expect(direct[0]!.status).toBe(200);
       expect(direct[0]!.body).toMatchObject({ code: '000', lbsStat: expect.stringMatching(/^[12]$/) });
       expect(direct[1]!.body).toMatchObject({ code: '000', lbsStat: '2' });
@@ -88,16 +79,16 @@ describe('location direct routes', () => {
     ];
     for (const [edit, status, body] of cases) {
       let res: Awaited<ReturnType<typeof get>> | undefined;
-      expect(await routedByExpress(s, async () => (res = await get(s, 'lbsQuery', path, edit)))).toBe(1);
+      expect(await routedByExpress(run.s, async () => (res = await get(run.s, 'lbsQuery', path, edit)))).toBe(1);
       expect({ status: res!.status, body: res!.body }).toEqual({ status, body: { ...body, lbsStat: '0' } });
     }
   });
 
   it('writes the accounting line of a direct answer as of a routed one', async () => {
-    const before = s.logs.of('Accounting').length;
-    await get(s, 'lbsQuery', '/lbsapi/api/lbsQuery');
-    await get(s, 'lbsQuery', '/lbsapi/api/lbsquery');
-    const [direct, routed] = s.logs.of('Accounting').slice(before);
+    const before = run.s.logs.of('Accounting').length;
+    await get(run.s, 'lbsQuery', '/lbsapi/api/lbsQuery');
+    await get(run.s, 'lbsQuery', '/lbsapi/api/lbsquery');
+    const [direct, routed] = run.s.logs.of('Accounting').slice(before);
     const stable = (line: Record<string, unknown> | undefined) => ({ ...line, time: 0, ms: 0, requestId: typeof line?.requestId });
     expect(direct).toMatchObject({ op: 'lbsQuery', app: DEMO_APP.appToken, productId: 'P1', code: '000', lbsStat: '2', status: 200 });
     expect(stable(direct)).toEqual(stable(routed));
@@ -105,31 +96,20 @@ describe('location direct routes', () => {
 
   it("answers the console's origin with its CORS headers on a direct route", async () => {
     const origin = { Origin: 'http://127.0.0.1:3001' };
-    const direct = await get(s, 'lbsQuery', '/lbsapi/api/lbsQuery', undefined, origin);
-    const routed = await get(s, 'lbsQuery', '/lbsapi/api/lbsquery', undefined, origin);
+    const direct = await get(run.s, 'lbsQuery', '/lbsapi/api/lbsQuery', undefined, origin);
+    const routed = await get(run.s, 'lbsQuery', '/lbsapi/api/lbsquery', undefined, origin);
     expect(direct.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3001');
     expect(direct).toEqual(routed);
   });
 });
 
 describe('location direct routes under a rate limit', () => {
-  const prefix = runPrefix('direct-rate');
-  let s: LocationSession;
-
-  beforeAll(async () => {
-    s = await startLocation({ REDIS_URL, CACHE_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '2' });
-  });
-
-  afterAll(async () => {
-    await s?.close();
-    await deletePrefix(REDIS_URL, prefix);
-    await new Promise((r) => setTimeout(r, 2100));
-  });
+  const run = sessionOnSharedRedis('direct-rate', { RATE_LIMIT_PER_MINUTE: '2' });
 
   it('takes one token per answered request, on either path, and refuses the third with 429 099', async () => {
-    expect((await get(s, 'lbsQuery', '/lbsapi/api/lbsQuery')).status).toBe(200);
-    expect((await get(s, 'lbsQuery', '/lbsapi/api/lbsquery')).status).toBe(200);
-    const limited = await get(s, 'lbsQuery', '/lbsapi/api/lbsQuery');
+    expect((await get(run.s, 'lbsQuery', '/lbsapi/api/lbsQuery')).status).toBe(200);
+    expect((await get(run.s, 'lbsQuery', '/lbsapi/api/lbsquery')).status).toBe(200);
+    const limited = await get(run.s, 'lbsQuery', '/lbsapi/api/lbsQuery');
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ code: '099', resultDesc: 'too many requests', lbsStat: '0' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);

@@ -96,7 +96,49 @@ export async function startLocation(env: Record<string, string | undefined>): Pr
   const app = await createLocationApp(config, new AppRegistry([DEMO_APP]), { logStream: logs });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const client = new TestLbsClient({ retries: 0, baseUrl: url, appToken: DEMO_APP.appToken, secret: DEMO_APP.secret, fetch: fetchVia(url) });
+  const client = new TestLbsClient({
+    retries: 0,
+    baseUrl: url,
+    appToken: DEMO_APP.appToken,
+    secret: DEMO_APP.secret,
+    fetch: fetchVia(url),
+  });
   const direct = new TestLbsClient({ retries: 0, baseUrl: url, appToken: DEMO_APP.appToken, secret: DEMO_APP.secret });
   return { app, url, client, direct, logs, close: () => app.close() };
+}
+
+/**
+ * A service for the enclosing `describe` on the shared Redis, under a key prefix of its own
+ * (`label`): started before its tests with rate limits off and a generous Redis command timeout
+ * (a slow shared Redis must not turn writes into misses), plus `env`; closed, and its keys
+ * deleted, after them. Read the running service as `.s` inside the tests.
+ */
+export function sessionOnSharedRedis(
+  label: string,
+  env: Record<string, string> = {},
+): { readonly prefix: string; readonly s: LocationSession } {
+  const prefix = runPrefix(label);
+  let session: LocationSession | undefined;
+  beforeAll(async () => {
+    session = await startLocation({
+      REDIS_URL,
+      CACHE_KEY_PREFIX: prefix,
+      RATE_LIMIT_PER_MINUTE: '0',
+      REDIS_COMMAND_TIMEOUT_MS: '5000',
+      ...env,
+    });
+  });
+  afterAll(async () => {
+    await session?.close();
+    await deletePrefix(REDIS_URL, prefix);
+    // ioredis' disconnect keeps a 2 s timer; let it run out so that jest exits cleanly
+    await new Promise((r) => setTimeout(r, 2100));
+  });
+  return {
+    prefix,
+    get s(): LocationSession {
+      if (!session) throw new Error(`the ${label} session has not started`);
+      return session;
+    },
+  };
 }
