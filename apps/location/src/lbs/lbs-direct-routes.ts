@@ -54,7 +54,7 @@ export function lbsDirectRoutes(app: INestApplication): DirectRoute<LbsAdmitted>
     const handler = prototype[name]!;
     const op = typeof handler === 'function' ? lbsOperationOf(handler) : undefined;
     if (!op) return [];
-    refuseMoreSteps(handler, `LbsController.${name}`);
+    refuseMoreSteps(handler, `LbsController.${name}`, [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA]);
     const pipe = queryPipeOf(name);
     const route: DirectRoute<LbsAdmitted> = {
       path: `/${base}/${String(Reflect.getMetadata(PATH_METADATA, handler))}`,
@@ -81,9 +81,9 @@ export function lbsDirectRoutes(app: INestApplication): DirectRoute<LbsAdmitted>
   });
 }
 
-/** Throws when `target` has interceptors or pipes of its own: a direct route would skip them. */
-function refuseMoreSteps(target: object, name: string): void {
-  for (const key of [INTERCEPTORS_METADATA, PIPES_METADATA]) {
+/** Throws when `target` has interceptors or pipes (a handler: or guards) of its own: a direct route would skip them. */
+function refuseMoreSteps(target: object, name: string, keys = [INTERCEPTORS_METADATA, PIPES_METADATA]): void {
+  for (const key of keys) {
     const steps = Reflect.getMetadata(key, target) as unknown[] | undefined;
     if (steps && steps.length > 0) throw new Error(`lbsDirectRoutes: ${name} has ${key}, which its direct route does not run`);
   }
