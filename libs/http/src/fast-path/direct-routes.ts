@@ -71,11 +71,6 @@ export class DirectRoutes {
     }
   }
 
-  /** The paths served directly. */
-  get paths(): string[] {
-    return [...this.routes.keys()];
-  }
-
   /** The HTTP server's `request` listener: a direct route, or Express. */
   readonly listener = (message: IncomingMessage, response: ServerResponse): void => {
     if (!this.serve(message, response)) this.express(message, response);

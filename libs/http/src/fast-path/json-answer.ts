@@ -105,7 +105,7 @@ export class FastPathAdapter extends ExpressAdapter {
    * listener, after the middleware added with `app.use` so far (call it after the last one
    * that must apply to them). Once per application, before it listens.
    */
-  serveDirect(routes: readonly DirectRoute[]): DirectRoutes {
+  serveDirect(routes: readonly DirectRoute[]): void {
     if (this.direct) throw new Error('serveDirect: once per application');
     const server = this.getHttpServer() as Server | undefined;
     const express = this.getInstance<Express>();
@@ -117,7 +117,6 @@ export class FastPathAdapter extends ExpressAdapter {
     });
     server.removeListener('request', express);
     server.on('request', this.direct.listener);
-    return this.direct;
   }
 }
 
