@@ -207,15 +207,20 @@ export class LbsService {
     });
   }
 
-  /** The app a cache key names: with `CACHE_SCOPE=app` the calling app, else none (`''`). */
-  private scopeOf(appToken: string | undefined): string {
-    return this.config.CACHE_SCOPE === 'app' ? `app=${appToken ?? ''}` : '';
+  /** The app a cache key names: with `CACHE_SCOPE=app` the calling app, so no app is answered from another's lookup. */
+  private appOf(appToken: string | undefined): string | undefined {
+    return this.config.CACHE_SCOPE === 'app' ? (appToken ?? '') : undefined;
   }
 
-  /** The cache key; with `CACHE_SCOPE=app` it names the calling app, so no app is answered from another's lookup. */
+  /** `appOf` as text for a `RecentKeys` entry (`''` when the cache is shared). */
+  private scopeOf(appToken: string | undefined): string {
+    const app = this.appOf(appToken);
+    return app === undefined ? '' : `app=${app}`;
+  }
+
+  /** The cache key of the operation's normalised `parts` (`lookupKey`). */
   private key(operation: string, source: string, parts: string[], appToken: string | undefined): string {
-    const app = this.config.CACHE_SCOPE === 'app' ? (appToken ?? '') : undefined;
-    const ctx: KeyContext = { prefix: this.config.CACHE_KEY_PREFIX, source, datum: this.datum, app };
+    const ctx: KeyContext = { prefix: this.config.CACHE_KEY_PREFIX, source, datum: this.datum, app: this.appOf(appToken) };
     return lookupKey(ctx, operation, parts);
   }
 
