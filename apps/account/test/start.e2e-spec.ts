@@ -5,11 +5,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TestAccountClient } from '@geoaccount/client/internal';
-import { buildService, freePort } from '@geoaccount/testing';
+import { buildService, freePort, reachable } from '@geoaccount/testing';
 import { createTestDatabase, dropTestDatabase } from './support/database';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -19,14 +18,6 @@ function envWithout(...names: string[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !names.includes(k)) env[k] = v;
   return { ...env, NODE_OPTIONS: '' };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => (socket.destroy(), done(true)));
-    socket.once('error', () => done(false));
-  });
 }
 
 function collect(child: ChildProcess): { text: () => string; exited: Promise<number | null> } {
@@ -96,7 +87,7 @@ describe('starting the account service without DATABASE_URL', () => {
         await new Promise((r) => setTimeout(r, 250));
       }
       expect(text()).toMatch(/embedded PostgreSQL ready on 127\.0\.0\.1:\d+/);
-      expect(await listening(pgPort)).toBe(true);
+      expect(await reachable(pgPort)).toBe(true);
 
       const client = new TestAccountClient({ baseUrl: `http://127.0.0.1:${port}`, ...DEMO });
       const created = await client.createAuth(`S${String(Date.now()).slice(-8)}`, { auth_name: 'Started' });
@@ -118,7 +109,7 @@ describe('starting the account service without DATABASE_URL', () => {
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);
-      expect(await listening(pgPort)).toBe(false);
+      expect(await reachable(pgPort)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

@@ -208,15 +208,20 @@ export function requestLogLines(output: string, requestId: string): Record<strin
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** True when something accepts TCP connections on 127.0.0.1:`port`. */
+/** True when something accepts TCP connections on 127.0.0.1:`port` (within a second). */
 export function reachable(port: number): Promise<boolean> {
   return new Promise((resolvePort) => {
     const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(1000);
     socket.once('connect', () => {
       socket.destroy();
       resolvePort(true);
     });
     socket.once('error', () => resolvePort(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolvePort(false);
+    });
   });
 }
 
