@@ -1,22 +1,10 @@
 /**
- * The OpenTelemetry SDK side of `tracing.ts`, required only when tracing is on: the tracer
- * provider, W3C trace context and baggage propagation, the OTLP/HTTP exporter behind a batch
- * processor, and the instrumentations of what the services use.
+ * The OpenTelemetry side of `tracing.ts`, required only when tracing is on: the span recorder
+ * (`tracing-recorder.ts`), W3C trace context and baggage propagation, the OTLP/HTTP exporter
+ * behind the SDK's batch processor, and the instrumentations of what the services use.
  */
 import type { IncomingMessage } from 'node:http';
-import {
-  ROOT_CONTEXT,
-  type Attributes,
-  type Context,
-  type Link,
-  SpanKind,
-  SpanStatusCode,
-  TraceFlags,
-  context,
-  isSpanContextValid,
-  propagation,
-  trace,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Attributes, SpanKind, SpanStatusCode, context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -27,30 +15,14 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NetInstrumentation } from '@opentelemetry/instrumentation-net';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  type IdGenerator,
-  ParentBasedSampler,
-  RandomIdGenerator,
-  type ReadableSpan,
-  type Sampler,
-  type SamplingResult,
-  SamplingDecision,
-  type SpanExporter,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { SENSITIVE_FIELDS, redactText } from './redact';
-import type { SamplerSetting, ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing-types';
+import { IdSource, RecordingTracerProvider, SpanSampler, withSpan } from './tracing-recorder';
+import type { ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing-types';
 
 /** Probes and scrapes: no trace. */
 const UNTRACED_PATHS = ['/health/', '/metrics'];
-
-/** Connection spans of `instrumentation-net` that have no request around them (pool warm-up, reconnects). */
-const CONNECT_SPANS = new Set(['tcp.connect', 'tls.connect', 'ipc.connect', 'connect']);
 
 export function startTracingSdk(settings: TracingSettings): TracingHandle {
   const contextManager = new AsyncLocalStorageContextManager();
@@ -66,14 +38,12 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
 
   // Endpoint, headers, timeout and compression come from the OTEL_EXPORTER_OTLP_* variables.
   const otlp = settings.protocol === 'http/json' ? new OTLPJsonTraceExporter() : new OTLPProtoTraceExporter();
-  const sampler = new NoBareConnectSampler(samplerOf(settings.sampler));
-  const idGenerator = new PresetIdGenerator();
-  const provider = new TracerProvider({
-    resource,
-    sampler,
-    idGenerator,
-    spanProcessors: [new BatchSpanProcessor({ exporter: new RedactingExporter(otlp), ...definedOnly(settings.batch) })],
-  });
+  const sampler = new SpanSampler(settings.sampler);
+  const ids = new IdSource();
+  // The project's span recorder (tracing-recorder.ts) in place of the SDK's tracer provider; the
+  // SDK's batch processor and the OTLP exporters take the spans it ends.
+  const processor = new BatchSpanProcessor({ exporter: new RedactingExporter(otlp), ...definedOnly(settings.batch) });
+  const provider = new RecordingTracerProvider(resource, sampler, processor, ids);
   trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer('@geoaccount/observability');
 
@@ -110,28 +80,20 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       // The caller's trace (W3C traceparent, baggage), if any: most requests carry neither.
       const headers = req.headers;
       const parent = headers.traceparent === undefined && headers.baggage === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
-      const parentIds = trace.getSpanContext(parent);
-      const traceId = parentIds !== undefined && isSpanContextValid(parentIds) ? parentIds.traceId : idGenerator.generateTraceId();
-      // Fast path "unsampled request": the sampler the SDK would ask, asked first. A request it
-      // does not sample gets the trace's ids (propagated downstream, on its log lines) and no
-      // SDK span: none of the SDK's per-span work, no close listener (docs/performance.md, Tracing).
-      if (sampler.shouldSample(parent, traceId, method, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.NOT_RECORD) {
-        const unsampled = { traceId, spanId: idGenerator.generateSpanId(), traceFlags: TraceFlags.NONE, traceState: parentIds?.traceState };
-        const active = trace.setSpan(parent, trace.wrapSpanContext(unsampled));
+      const parentSpan = trace.getSpan(parent);
+      const parentIds = parentSpan?.spanContext();
+      const valid = parentIds !== undefined && isSpanContextValid(parentIds) ? parentIds : undefined;
+      const traceId = valid ? valid.traceId : ids.traceId();
+      // Decided once, here. Fast path "unsampled request": the trace's ids (passed downstream
+      // with flags 00, on its log lines), no recorded span, no attributes, no close listener.
+      if (!sampler.sampled(valid, traceId, method, parentSpan !== undefined)) {
+        const active = withSpan(parent, tracer.startWith(method, SpanKind.SERVER, undefined, valid, traceId, false));
         return { recording: false, run: (fn) => context.with(active, fn), end: endNothing };
       }
-      // Sampled: the SDK's span, on the trace id the decision was made for.
-      idGenerator.preset(traceId);
-      const span = tracer.startSpan(
-        method,
-        {
-          kind: SpanKind.SERVER,
-          // The query string is left out: it carries signatures.
-          attributes: { 'http.request.method': method, 'url.path': path, 'client.address': req.socket.remoteAddress ?? '' },
-        },
-        parent,
-      );
-      const active = trace.setSpan(parent, span);
+      // The query string is left out: it carries signatures.
+      const attributes: Attributes = { 'http.request.method': method, 'url.path': path, 'client.address': req.socket.remoteAddress ?? '' };
+      const span = tracer.startWith(method, SpanKind.SERVER, attributes, valid, traceId, true);
+      const active = withSpan(parent, span);
       let ended = false;
       return {
         recording: true,
@@ -155,68 +117,10 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
   };
 }
 
-const NO_ATTRIBUTES: Attributes = Object.freeze({});
-const NO_LINKS: Link[] = [];
 const endNothing = (): void => undefined;
-
-/**
- * The SDK's random ids, except that the next trace id can be set: the server span's sampling
- * decision is made before the SDK is asked for the span (see `startServerSpan`), on a trace id
- * the SDK must then use, so that a ratio sampler decides the same way twice.
- */
-class PresetIdGenerator implements IdGenerator {
-  private readonly random = new RandomIdGenerator();
-  private next: string | undefined;
-
-  preset(traceId: string): void {
-    this.next = traceId;
-  }
-
-  generateTraceId(): string {
-    const preset = this.next;
-    if (preset === undefined) return this.random.generateTraceId();
-    this.next = undefined;
-    return preset;
-  }
-
-  generateSpanId(): string {
-    return this.random.generateSpanId();
-  }
-}
 
 function untraced(path: string): boolean {
   return UNTRACED_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
-}
-
-function samplerOf(setting: SamplerSetting): Sampler {
-  switch (setting.kind) {
-    case 'always_on':
-      return new AlwaysOnSampler();
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(setting.ratio);
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(setting.ratio) });
-  }
-}
-
-/** Drops connection spans that would start a trace of their own; the rest goes to `inner`. */
-class NoBareConnectSampler implements Sampler {
-  constructor(private readonly inner: Sampler) {}
-
-  shouldSample(ctx: Context, traceId: string, spanName: string, spanKind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
-    if (CONNECT_SPANS.has(spanName) && trace.getSpan(ctx) === undefined) return { decision: SamplingDecision.NOT_RECORD };
-    return this.inner.shouldSample(ctx, traceId, spanName, spanKind, attributes, links);
-  }
-
-  toString(): string {
-    return `NoBareConnect{${this.inner.toString()}}`;
-  }
 }
 
 /**

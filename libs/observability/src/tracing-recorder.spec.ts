@@ -1,0 +1,282 @@
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { SamplerSetting } from './tracing-types';
+import { IdSource, RecordedSpan, RecordingTracerProvider, SpanSampler, randomnessAtLeast, ratioThreshold, withSpan } from './tracing-recorder';
+
+/** A processor that keeps what ends (the SDK's batch processor takes the same calls). */
+class Kept implements SpanProcessor {
+  readonly ended: ReadableSpan[] = [];
+  onStart(): void {}
+  onEnd(span: ReadableSpan): void {
+    this.ended.push(span);
+  }
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const resource = resourceFromAttributes({ 'service.name': 'recorder-test' });
+
+function tracerWith(setting: SamplerSetting, processor: SpanProcessor = new Kept()) {
+  return new RecordingTracerProvider(resource, new SpanSampler(setting), processor).getTracer('test-scope', '1.0.0');
+}
+
+const contextManager = new AsyncLocalStorageContextManager();
+beforeAll(() => context.setGlobalContextManager(contextManager.enable()));
+afterAll(() => {
+  context.disable();
+});
+
+/** A trace id whose last 56 bits are `fraction` of 2^56 (the first 72 bits random-looking). */
+function traceIdAt(fraction: number): string {
+  const bits = BigInt(Math.floor(fraction * 2 ** 52)) << 4n;
+  return `0123456789abcdef01${bits.toString(16).padStart(14, '0')}`;
+}
+
+describe('IdSource', () => {
+  it('hands out distinct hex ids of 16 and 8 bytes, never all zeros, across refills of its pool', () => {
+    const ids = new IdSource();
+    const traces = new Set<string>();
+    const spans = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      traces.add(ids.traceId());
+      spans.add(ids.spanId());
+    }
+    expect(traces.size).toBe(1000);
+    expect(spans.size).toBe(1000);
+    for (const id of traces) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    for (const id of spans) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(traces.has('0'.repeat(32))).toBe(false);
+  });
+});
+
+describe('SpanSampler', () => {
+  const sampledParent = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED };
+  const unsampledParent = { ...sampledParent, traceFlags: TraceFlags.NONE };
+
+  it('compares the last 56 bits of the trace id with the threshold of the ratio, exactly', () => {
+    expect(ratioThreshold(0.5)).toEqual([2 ** 27, 0]);
+    expect(ratioThreshold(1)).toEqual([0, 0]);
+    expect(ratioThreshold(0)).toEqual([2 ** 28, 0]);
+    const [high, low] = ratioThreshold(0.5);
+    expect(randomnessAtLeast('f'.repeat(18) + '7' + 'f'.repeat(13), high, low)).toBe(false);
+    expect(randomnessAtLeast('0'.repeat(18) + '8' + '0'.repeat(13), high, low)).toBe(true);
+    // the lowest bit counts: one below a threshold of 2^56 - 1 is out, the threshold itself in
+    expect(randomnessAtLeast('0'.repeat(18) + 'f'.repeat(13) + 'e', 2 ** 28 - 1, 2 ** 28 - 1)).toBe(false);
+    expect(randomnessAtLeast('0'.repeat(18) + 'f'.repeat(14), 2 ** 28 - 1, 2 ** 28 - 1)).toBe(true);
+  });
+
+  it('keeps a trace id at or above 1 - ratio, the same way every time', () => {
+    const half = new SpanSampler({ kind: 'traceidratio', ratio: 0.5 });
+    expect(half.sampled(undefined, traceIdAt(0.6), 'GET', false)).toBe(true);
+    expect(half.sampled(undefined, traceIdAt(0.4), 'GET', false)).toBe(false);
+    expect(half.sampled(undefined, traceIdAt(0.4), 'GET', false)).toBe(false);
+    // not parent-based: the trace id decides, whatever the parent says
+    expect(half.sampled(sampledParent, traceIdAt(0.4), 'GET', true)).toBe(false);
+    expect(new SpanSampler({ kind: 'traceidratio', ratio: 0 }).sampled(undefined, 'f'.repeat(32), 'GET', false)).toBe(false);
+    expect(new SpanSampler({ kind: 'traceidratio', ratio: 1 }).sampled(undefined, '0'.repeat(31) + '1', 'GET', false)).toBe(true);
+  });
+
+  it('samples about the ratio of random trace ids', () => {
+    const tenth = new SpanSampler({ kind: 'parentbased_traceidratio', ratio: 0.1 });
+    const ids = new IdSource();
+    let kept = 0;
+    for (let i = 0; i < 10_000; i++) if (tenth.sampled(undefined, ids.traceId(), 'GET', false)) kept++;
+    // 1,000 expected, standard deviation 30: outside 800-1,200 with a chance far below one in a billion
+    expect(kept).toBeGreaterThan(800);
+    expect(kept).toBeLessThan(1200);
+  });
+
+  it('follows the parent when parent-based, and decides a root by its own rule', () => {
+    for (const kind of ['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const) {
+      const sampler = new SpanSampler(kind === 'parentbased_traceidratio' ? { kind, ratio: 0.5 } : { kind });
+      expect(sampler.sampled(sampledParent, traceIdAt(0.1), 'GET', true)).toBe(true);
+      expect(sampler.sampled(unsampledParent, traceIdAt(0.9), 'GET', true)).toBe(false);
+    }
+    expect(new SpanSampler({ kind: 'parentbased_always_on' }).sampled(undefined, traceIdAt(0.1), 'GET', false)).toBe(true);
+    expect(new SpanSampler({ kind: 'parentbased_always_off' }).sampled(undefined, traceIdAt(0.9), 'GET', false)).toBe(false);
+    expect(new SpanSampler({ kind: 'always_on' }).sampled(unsampledParent, traceIdAt(0.1), 'GET', true)).toBe(true);
+    expect(new SpanSampler({ kind: 'always_off' }).sampled(sampledParent, traceIdAt(0.9), 'GET', true)).toBe(false);
+  });
+
+  it('drops a connection span that has no span around it, and keeps one under a request', () => {
+    const sampler = new SpanSampler({ kind: 'always_on' });
+    expect(sampler.sampled(undefined, traceIdAt(0.5), 'tcp.connect', false)).toBe(false);
+    expect(sampler.sampled(sampledParent, traceIdAt(0.5), 'tcp.connect', true)).toBe(true);
+    expect(sampler.sampled(undefined, traceIdAt(0.5), 'GET', false)).toBe(true);
+  });
+});
+
+describe('RecordingTracer', () => {
+  it('records a sampled span and hands it to the processor once, when it ends', () => {
+    const kept = new Kept();
+    const tracer = tracerWith({ kind: 'always_on' }, kept);
+    const span = tracer.startSpan('GET', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', dropped: undefined } });
+    expect(span).toBeInstanceOf(RecordedSpan);
+    expect(span.isRecording()).toBe(true);
+    span.setAttribute('http.response.status_code', 200);
+    span.setAttributes({ list: ['a', 'b'], mixed: ['a', 1] as unknown as string[], nothing: null as unknown as string });
+    span.updateName('GET /lbsapi/api/lbsQuery');
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'failed' });
+    span.end();
+    span.end();
+    span.setAttribute('late', 1);
+    expect(kept.ended).toHaveLength(1);
+    const ended = kept.ended[0]!;
+    expect(ended).toMatchObject({
+      name: 'GET /lbsapi/api/lbsQuery',
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': 'GET', 'http.response.status_code': 200, list: ['a', 'b'] },
+      status: { code: SpanStatusCode.ERROR, message: 'failed' },
+      parentSpanContext: undefined,
+      ended: true,
+      resource,
+      instrumentationScope: { name: 'test-scope', version: '1.0.0' },
+      droppedAttributesCount: 0,
+    });
+    expect(Object.keys(ended.attributes)).toEqual(['http.request.method', 'http.response.status_code', 'list']);
+    expect(ended.spanContext()).toMatchObject({ traceFlags: TraceFlags.SAMPLED });
+    const ns = (t: [number, number]) => BigInt(t[0]) * 1_000_000_000n + BigInt(t[1]);
+    expect(ns(ended.endTime)).toBeGreaterThanOrEqual(ns(ended.startTime));
+    expect(ns(ended.duration)).toBe(ns(ended.endTime) - ns(ended.startTime));
+    // an OK status is final
+    const ok = tracer.startSpan('ok');
+    ok.setStatus({ code: SpanStatusCode.OK });
+    ok.setStatus({ code: SpanStatusCode.ERROR });
+    ok.end();
+    expect(kept.ended[1]!.status).toEqual({ code: SpanStatusCode.OK });
+  });
+
+  it('puts a child on its parent trace, active or given', () => {
+    const kept = new Kept();
+    const tracer = tracerWith({ kind: 'parentbased_always_on' }, kept);
+    const parent = tracer.startSpan('parent');
+    const given = tracer.startSpan('given', {}, withSpan(ROOT_CONTEXT, parent));
+    const active = context.with(withSpan(ROOT_CONTEXT, parent), () => tracer.startSpan('active'));
+    const root = context.with(withSpan(ROOT_CONTEXT, parent), () => tracer.startSpan('root', { root: true }));
+    for (const child of [given, active]) {
+      expect(child.spanContext().traceId).toBe(parent.spanContext().traceId);
+      expect(child.spanContext().spanId).not.toBe(parent.spanContext().spanId);
+      expect((child as RecordedSpan).parentSpanContext).toBe(parent.spanContext());
+    }
+    expect(root.spanContext().traceId).not.toBe(parent.spanContext().traceId);
+    expect((root as RecordedSpan).parentSpanContext).toBeUndefined();
+  });
+
+  it('gives an unsampled span ids and no recording, and its children the same decision', () => {
+    const kept = new Kept();
+    const tracer = tracerWith({ kind: 'parentbased_always_off' }, kept);
+    const span = tracer.startSpan('GET');
+    expect(span).not.toBeInstanceOf(RecordedSpan);
+    expect(span.isRecording()).toBe(false);
+    expect(span.spanContext()).toMatchObject({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/), traceFlags: TraceFlags.NONE });
+    const child = tracer.startSpan('redis GET', {}, withSpan(ROOT_CONTEXT, span));
+    expect(child.isRecording()).toBe(false);
+    expect(child.spanContext().traceId).toBe(span.spanContext().traceId);
+    span.end();
+    child.end();
+    expect(kept.ended).toEqual([]);
+  });
+
+  it('runs startActiveSpan with the span active, in each of its forms', () => {
+    const tracer = tracerWith({ kind: 'always_on' });
+    const seen: Array<Span | undefined> = [];
+    const spans: Span[] = [];
+    const fn = (span: Span) => {
+      seen.push(trace.getSpan(context.active()));
+      spans.push(span);
+      span.end();
+      return spans.length;
+    };
+    expect(tracer.startActiveSpan('a', fn)).toBe(1);
+    expect(tracer.startActiveSpan('b', { kind: SpanKind.CLIENT }, fn)).toBe(2);
+    expect(tracer.startActiveSpan('c', {}, ROOT_CONTEXT, fn)).toBe(3);
+    expect(seen).toEqual(spans);
+    expect((spans[1] as RecordedSpan).kind).toBe(SpanKind.CLIENT);
+  });
+
+  it('keeps 128 attributes, 128 events and 128 links, and counts what it drops', () => {
+    const kept = new Kept();
+    const span = tracerWith({ kind: 'always_on' }, kept).startSpan('many');
+    for (let i = 0; i < 130; i++) {
+      span.setAttribute(`a${i}`, i);
+      span.addEvent(`e${i}`);
+      span.addLink({ context: { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 0 } });
+    }
+    span.setAttribute('a0', 'replaced');
+    span.end();
+    const ended = kept.ended[0]!;
+    expect(Object.keys(ended.attributes)).toHaveLength(128);
+    expect(ended.attributes.a0).toBe('replaced');
+    expect([ended.droppedAttributesCount, ended.events.length, ended.droppedEventsCount, ended.links.length, ended.droppedLinksCount]).toEqual([2, 128, 2, 128, 2]);
+  });
+
+  it('records an exception as the standard event, and an event at the time given', () => {
+    const kept = new Kept();
+    const span = tracerWith({ kind: 'always_on' }, kept).startSpan('failing');
+    const error = Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+    span.recordException(error);
+    span.addEvent('at', { n: 1 }, [1_700_000_000, 5]);
+    span.addEvent('time only', 1_700_000_000_000);
+    span.end();
+    const [exception, at, timeOnly] = kept.ended[0]!.events;
+    expect(exception).toMatchObject({
+      name: 'exception',
+      attributes: { 'exception.type': 'ECONNREFUSED', 'exception.message': 'connection refused', 'exception.stacktrace': error.stack },
+    });
+    expect(at).toEqual({ name: 'at', attributes: { n: 1 }, time: [1_700_000_000, 5] });
+    expect(timeOnly).toEqual({ name: 'time only', attributes: undefined, time: [1_700_000_000, 0] });
+  });
+});
+
+describe('withSpan', () => {
+  it('is a context the API reads its span from, and that takes further values', () => {
+    const span = trace.wrapSpanContext({ traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: 0 });
+    const ctx = withSpan(ROOT_CONTEXT, span);
+    expect(trace.getSpan(ctx)).toBe(span);
+    const key = Symbol('other');
+    const more = ctx.setValue(key, 42);
+    expect([more.getValue(key), trace.getSpan(more)]).toEqual([42, span]);
+    expect(trace.getSpan(more.deleteValue(Symbol.for('OpenTelemetry Context Key SPAN')))).toBeUndefined();
+    expect(ctx.getValue(key)).toBeUndefined();
+  });
+});
+
+describe('export', () => {
+  it('goes out through the SDK batch processor and the OTLP protobuf exporter', async () => {
+    const bodies: Buffer[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks));
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+      const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }), scheduledDelayMillis: 10 });
+      const tracer = tracerWith({ kind: 'always_on' }, processor);
+      const span = tracer.startSpan('GET /lbsapi/api/lbsQuery', { kind: SpanKind.SERVER, attributes: { 'http.route': '/lbsapi/api/lbsQuery' } });
+      span.end();
+      await processor.forceFlush();
+      const body = Buffer.concat(bodies);
+      // trace and span ids travel as bytes, the name, attribute and resource as text
+      expect(body.includes(Buffer.from(span.spanContext().traceId, 'hex'))).toBe(true);
+      expect(body.includes(Buffer.from(span.spanContext().spanId, 'hex'))).toBe(true);
+      for (const text of ['GET /lbsapi/api/lbsQuery', 'http.route', 'recorder-test', 'test-scope']) expect(body.includes(Buffer.from(text))).toBe(true);
+      await processor.shutdown();
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
