@@ -104,7 +104,7 @@ async function stop(child) {
  * that the CPU cost per request can be compared even on a machine that other work shares;
  * with BENCH_PROFILE=1 the measured window of the first round is CPU-profiled.
  */
-async function measure(url, spec, target, label, round) {
+async function measure(url, spec, target, label, round, { fresh = false } = {}) {
   let profileFile;
   let cpuStart;
   let cpuEnd;
@@ -112,7 +112,7 @@ async function measure(url, spec, target, label, round) {
   let stEnd;
   const profile = s.profile && round === 0;
   const result = await drive(
-    { url, connections: s.connections, duration: s.duration, warmup: round === 0 ? s.warmup : 0, workers: s.workers, round, ...spec },
+    { url, connections: s.connections, duration: s.duration, warmup: round === 0 || fresh ? s.warmup : 0, workers: s.workers, round, ...spec },
     {
       onMeasureStart: async () => {
         stStart = await target.statements();
@@ -292,7 +292,40 @@ async function runCase(c, index, total, targets) {
     let b;
     const svcRuns = [];
     const baseRuns = [];
+    // CPU cost rows (tracing): each round on two fresh processes, measured in an order swapped
+    // every round, so that what one process happens to be (its JIT's choices, its memory layout,
+    // the core it runs on; ±10-20% between two identical instances here) is averaged over the
+    // rounds instead of kept by one side for the whole case.
+    const freshPairs = c.target?.cpuCost !== undefined && plan.own && plan.baseline && !plan.baseline.image;
     try {
+      if (freshPairs) {
+        const connections = c.connections ?? s.connections;
+        for (let r = 0; r < s.rounds; r++) {
+          const sides = [
+            { name: c.id, side: plan.own, runs: svcRuns },
+            { name: `${c.id}-baseline`, side: plan.baseline, runs: baseRuns },
+          ];
+          if (r % 2 === 1) sides.reverse();
+          for (const { name, side, runs } of sides) {
+            const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0 });
+            try {
+              await preflight(proc.url, side.spec, name);
+              runs.push(await measure(proc.url, { connections, ...side.spec }, proc, name, r, { fresh: true }));
+            } finally {
+              await stop(proc);
+            }
+          }
+        }
+      } else {
+        await measureInPlace();
+      }
+    } finally {
+      await stop(own);
+      await stop(b);
+      // Helpers the case started itself (an OTLP receiver).
+      await plan.cleanup?.();
+    }
+    async function measureInPlace() {
       if (plan.own) own = await start(c.id, plan.own.script, { env: plan.own.env, profile: s.profile });
       const svcTarget = own ?? target;
       const svcSpec = plan.own ? plan.own.spec : plan.service;
@@ -310,14 +343,9 @@ async function runCase(c, index, total, targets) {
         svcRuns.push(await measure(svcTarget.url, { connections, ...svcSpec }, svcTarget, c.id, r));
         if (b) baseRuns.push(await measure(b.url, { connections, ...plan.baseline.spec }, b, `${c.id}-baseline`, r));
       }
-    } finally {
-      await stop(own);
-      await stop(b);
-      // Helpers the case started itself (an OTLP receiver).
-      await plan.cleanup?.();
     }
     const svc = combine(svcRuns);
-    const base = b ? combine(baseRuns) : undefined;
+    const base = baseRuns.length > 0 ? combine(baseRuns) : undefined;
     row.result = svc;
     row.rps = svc.requestsPerSecond;
     row.p50 = svc.latency.p50;

@@ -191,6 +191,8 @@ export function locationCases(ctx) {
     },
     tracingOn('lbs-cached-tracing-on', 'cached lbsQuery, tracing on (every request)', 0.15, {}),
     tracingOn('lbs-cached-tracing-json', 'cached lbsQuery, tracing on (every request, OTLP/JSON)', 0.15, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
+    // What every request of the 10% row pays: tracing on, the request decided and left out.
+    tracingOn('lbs-cached-tracing-unsampled', 'cached lbsQuery, tracing on (none sampled)', 0.05, { OTEL_TRACES_SAMPLER: 'parentbased_always_off', OTEL_TRACES_SAMPLER_ARG: '' }),
     tracingOn('lbs-cached-tracing-sampled', 'cached lbsQuery, tracing on (10% sampled)', 0.05, {
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',

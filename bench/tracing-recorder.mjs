@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// `node bench/tracing-recorder.mjs`: a request's tracing work with the OpenTelemetry SDK's tracer
+// provider and with the services' span recorder (libs/observability/src/tracing-recorder.ts), in
+// one process, on the compiled library (`pnpm build` first). Each pair is timed alternately
+// (5 rounds of ~300 ms each side, the median kept, the better of two), so a drift of a shared
+// machine falls on both. Prints µs per request and the ratio; the figures go into
+// docs/performance.md (Tracing).
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { root } from './lib/common.mjs';
+
+const require = createRequire(join(root, 'libs/observability/package.json'));
+const api = require('@opentelemetry/api');
+const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks');
+const sdk = require('@opentelemetry/sdk-trace');
+const { resourceFromAttributes } = require('@opentelemetry/resources');
+const { ProtobufTraceSerializer } = createRequire(require.resolve('@opentelemetry/exporter-trace-otlp-proto'))('@opentelemetry/otlp-transformer');
+const recorder = require(join(root, 'libs/observability/dist/tracing-recorder.js'));
+
+api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const { ROOT_CONTEXT, SpanKind, TraceFlags, context, trace } = api;
+
+function time(fn, batch = 1000) {
+  const rounds = [];
+  for (let r = 0; r < 5; r++) {
+    let n = 0;
+    const start = process.hrtime.bigint();
+    const end = start + 300_000_000n;
+    let now = start;
+    while (now < end) {
+      for (let i = 0; i < batch; i++) fn();
+      n += batch;
+      now = process.hrtime.bigint();
+    }
+    rounds.push(Number(now - start) / 1000 / n);
+  }
+  rounds.sort((a, b) => a - b);
+  return rounds[2];
+}
+
+const rows = [];
+function pair(name, withSdk, withRecorder, note) {
+  time(withSdk, 100);
+  time(withRecorder, 100);
+  const a = [];
+  const b = [];
+  for (let i = 0; i < 2; i++) {
+    a.push(time(withSdk));
+    b.push(time(withRecorder));
+  }
+  rows.push({ name, sdk: Math.min(...a), ours: Math.min(...b), note });
+}
+
+/** Spans end here: kept for the serialisation row, then dropped. */
+const ended = [];
+const processor = {
+  onStart() {},
+  onEnd(span) {
+    if (ended.length < 512) ended.push(span);
+  },
+  forceFlush: async () => {},
+  shutdown: async () => {},
+};
+const resource = resourceFromAttributes({ 'service.name': 'location' });
+
+/** The SDK's way, as the services ran it before: its provider, sampler and ids, the decision asked first. */
+function sdkSide(root) {
+  const sampler = new sdk.ParentBasedSampler({ root });
+  const ids = new sdk.RandomIdGenerator();
+  const provider = new sdk.TracerProvider({ resource, sampler, spanProcessors: [processor] });
+  const tracer = provider.getTracer('@geoaccount/observability');
+  return () => {
+    const traceId = ids.generateTraceId();
+    const decision = sampler.shouldSample(ROOT_CONTEXT, traceId, 'GET', SpanKind.SERVER, {}, []);
+    let span;
+    if (decision.decision === sdk.SamplingDecision.NOT_RECORD) {
+      span = trace.wrapSpanContext({ traceId, spanId: ids.generateSpanId(), traceFlags: TraceFlags.NONE });
+    } else {
+      span = tracer.startSpan('GET', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'url.path': '/lbsapi/api/lbsQuery', 'client.address': '127.0.0.1' } }, ROOT_CONTEXT);
+    }
+    context.with(trace.setSpan(ROOT_CONTEXT, span), () => trace.getSpan(context.active()));
+    if (span.isRecording()) {
+      span.updateName('GET /lbsapi/api/lbsQuery');
+      span.setAttribute('http.route', '/lbsapi/api/lbsQuery');
+      span.setAttribute('http.response.status_code', 200);
+      span.end();
+    }
+  };
+}
+
+/** The recorder's way, as `startServerSpan` runs it now. */
+function recorderSide(setting) {
+  const sampler = new recorder.SpanSampler(setting);
+  const ids = new recorder.IdSource();
+  const provider = new recorder.RecordingTracerProvider(resource, sampler, processor, ids);
+  const tracer = provider.getTracer('@geoaccount/observability');
+  return () => {
+    const traceId = ids.traceId();
+    const sampled = sampler.sampled(undefined, traceId, 'GET', false);
+    const attributes = sampled ? { 'http.request.method': 'GET', 'url.path': '/lbsapi/api/lbsQuery', 'client.address': '127.0.0.1' } : undefined;
+    const span = tracer.startWith('GET', SpanKind.SERVER, attributes, undefined, traceId, sampled);
+    context.with(recorder.withSpan(ROOT_CONTEXT, span), () => trace.getSpan(context.active()));
+    if (sampled) {
+      span.updateName('GET /lbsapi/api/lbsQuery');
+      span.setAttribute('http.route', '/lbsapi/api/lbsQuery');
+      span.setAttribute('http.response.status_code', 200);
+      span.end();
+    }
+  };
+}
+
+pair('server span, not sampled', sdkSide(new sdk.AlwaysOffSampler()), recorderSide({ kind: 'parentbased_always_off' }), 'ids, decision, context');
+pair('server span, 10% sampled', sdkSide(new sdk.TraceIdRatioBasedSampler(0.1)), recorderSide({ kind: 'parentbased_traceidratio', ratio: 0.1 }), 'the average request');
+pair('server span, every request', sdkSide(new sdk.AlwaysOnSampler()), recorderSide({ kind: 'parentbased_always_on' }), 'span, 5 attributes, end');
+
+// The same 512 server spans serialised as OTLP protobuf (the batch's export), per span.
+{
+  ended.length = 0;
+  const sdkSpans = [];
+  const run = sdkSide(new sdk.AlwaysOnSampler());
+  while (ended.length < 512) run();
+  sdkSpans.push(...ended);
+  ended.length = 0;
+  const ours = recorderSide({ kind: 'always_on' });
+  while (ended.length < 512) ours();
+  const recorded = [...ended];
+  pair(
+    'OTLP protobuf per span (512 a batch)',
+    () => ProtobufTraceSerializer.serializeRequest(sdkSpans),
+    () => ProtobufTraceSerializer.serializeRequest(recorded),
+    'the SDK batch processor export',
+  );
+  const last = rows.at(-1);
+  last.sdk /= 512;
+  last.ours /= 512;
+}
+
+const pad = (t, n) => String(t).padEnd(n);
+console.log(`${pad('per request', 38)}| ${pad('SDK µs', 7)}| ${pad('recorder µs', 12)}| ratio | note`);
+console.log(`${'-'.repeat(38)}|${'-'.repeat(8)}|${'-'.repeat(13)}|-------|-----`);
+for (const r of rows) {
+  console.log(`${pad(r.name, 38)}| ${pad(r.sdk.toFixed(2), 7)}| ${pad(r.ours.toFixed(2), 12)}| ${(r.sdk / r.ours).toFixed(2).padStart(5)} | ${r.note}`);
+}
+console.log(`\nNode ${process.version}; median of 5 rounds of ~300 ms, the better of two, each side alternately.`);
