@@ -1,10 +1,7 @@
-import { type AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
 import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SamplerSetting } from './tracing-types';
 import { IdSource, RecordedSpan, RecordingTracerProvider, SpanSampler, randomnessAtLeast, ratioThreshold, withSpan } from './tracing-recorder';
 
@@ -247,36 +244,5 @@ describe('withSpan', () => {
     expect([more.getValue(key), trace.getSpan(more)]).toEqual([42, span]);
     expect(trace.getSpan(more.deleteValue(Symbol.for('OpenTelemetry Context Key SPAN')))).toBeUndefined();
     expect(ctx.getValue(key)).toBeUndefined();
-  });
-});
-
-describe('export', () => {
-  it('goes out through the SDK batch processor and the OTLP protobuf exporter', async () => {
-    const bodies: Buffer[] = [];
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        bodies.push(Buffer.concat(chunks));
-        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
-      const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }), scheduledDelayMillis: 10 });
-      const tracer = tracerWith({ kind: 'always_on' }, processor);
-      const span = tracer.startSpan('GET /lbsapi/api/lbsQuery', { kind: SpanKind.SERVER, attributes: { 'http.route': '/lbsapi/api/lbsQuery' } });
-      span.end();
-      await processor.forceFlush();
-      const body = Buffer.concat(bodies);
-      // trace and span ids travel as bytes, the name, attribute and resource as text
-      expect(body.includes(Buffer.from(span.spanContext().traceId, 'hex'))).toBe(true);
-      expect(body.includes(Buffer.from(span.spanContext().spanId, 'hex'))).toBe(true);
-      for (const text of ['GET /lbsapi/api/lbsQuery', 'http.route', 'recorder-test', 'test-scope']) expect(body.includes(Buffer.from(text))).toBe(true);
-      await processor.shutdown();
-    } finally {
-      await new Promise((r) => server.close(r));
-    }
   });
 });

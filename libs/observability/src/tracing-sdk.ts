@@ -8,7 +8,6 @@ import { ROOT_CONTEXT, type Attributes, SpanKind, SpanStatusCode, context, isSpa
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -17,6 +16,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { OtlpSpanWriter, otlpHttpProtobufTransport } from './otlp-span-writer';
 import { SENSITIVE_FIELDS, redactText } from './redact';
 import { IdSource, RecordingTracerProvider, SpanSampler, withSpan } from './tracing-recorder';
 import type { ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing-types';
@@ -36,13 +36,17 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
     [ATTR_SERVICE_VERSION]: process.env.npm_package_version ?? '0.1.0',
   }).merge(detectResources({ detectors: [processDetector, hostDetector, envDetector] }));
 
-  // Endpoint, headers, timeout and compression come from the OTEL_EXPORTER_OTLP_* variables.
-  const otlp = settings.protocol === 'http/json' ? new OTLPJsonTraceExporter() : new OTLPProtoTraceExporter();
   const sampler = new SpanSampler(settings.sampler);
   const ids = new IdSource();
-  // The project's span recorder (tracing-recorder.ts) in place of the SDK's tracer provider; the
-  // SDK's batch processor and the OTLP exporters take the spans it ends.
-  const processor = new BatchSpanProcessor({ exporter: new RedactingExporter(otlp), ...definedOnly(settings.batch) });
+  // The project's span recorder (tracing-recorder.ts) in place of the SDK's tracer provider. Its
+  // spans are written as OTLP protobuf when they end (otlp-span-writer.ts) and sent by
+  // OpenTelemetry's OTLP/HTTP transport; OTLP/JSON goes through the SDK's batch processor and
+  // JSON exporter. Endpoint, headers, timeout, compression and retries come from the
+  // OTEL_EXPORTER_OTLP_* variables either way.
+  const processor =
+    settings.protocol === 'http/json'
+      ? new BatchSpanProcessor({ exporter: new RedactingExporter(new OTLPJsonTraceExporter()), ...definedOnly(settings.batch) })
+      : new OtlpSpanWriter(resource, otlpHttpProtobufTransport(), definedOnly(settings.batch), redactText);
   const provider = new RecordingTracerProvider(resource, sampler, processor, ids);
   trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer('@geoaccount/observability');

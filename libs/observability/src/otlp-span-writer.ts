@@ -1,0 +1,549 @@
+/**
+ * The OTLP/HTTP protobuf side of the span recorder (`tracing-recorder.ts`): a span processor that
+ * writes each span's protobuf bytes when it ends, and sends the bytes gathered, as one
+ * `ExportTraceServiceRequest`, through OpenTelemetry's OTLP/HTTP transport (its endpoint,
+ * headers, compression, timeout and retries from the `OTEL_EXPORTER_OTLP_*` variables).
+ *
+ * Why (docs/performance.md, Tracing): the SDK's batch processor keeps every span object until
+ * its batch is sent (up to 512 spans or 5 s), then walks them to serialise them, twice (a size
+ * pass and a write pass): with every request traced, that walk over objects long out of the
+ * processor's cache was the largest single cost of a traced request. Here a span is written while
+ * it is hot, into one buffer per instrumentation scope, and is garbage at once; the resource and
+ * each scope are written once. The bytes are those of OpenTelemetry's own serialiser (a test
+ * compares them), with string attributes masked as the log lines are (`redactText`).
+ */
+import { type Attributes, type AttributeValue, type HrTime, TraceFlags, diag } from '@opentelemetry/api';
+import { type ExportResult, ExportResultCode, type InstrumentationScope } from '@opentelemetry/core';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
+
+/** What the transport sends: the request's bytes and how many spans they hold. */
+export interface EncodedSpans {
+  readonly bytes: Uint8Array;
+  readonly count: number;
+}
+
+/** The part of OpenTelemetry's `OTLPExporterBase` the writer uses. */
+export interface EncodedSpanExporter {
+  export(batch: EncodedSpans, done: (result: ExportResult) => void): void;
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface SpanWriterSettings {
+  scheduledDelayMillis?: number;
+  maxQueueSize?: number;
+  maxExportBatchSize?: number;
+  exportTimeoutMillis?: number;
+}
+
+/** The value of a hex digit's character code. */
+function nibble(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
+}
+
+const LEN = 2;
+const VARINT = 0;
+const I64 = 1;
+const I32 = 5;
+
+/** A growable protobuf byte writer; a length-delimited field reserves one byte and moves what follows if its length needs more. */
+export class ProtoBytes {
+  buf: Buffer;
+  pos = 0;
+
+  constructor(size = 4096) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+
+  reset(): void {
+    this.pos = 0;
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buf.copy(grown, 0, 0, this.pos);
+    this.buf = grown;
+  }
+
+  tag(field: number, wire: number): void {
+    this.varint((field << 3) | wire);
+  }
+
+  varint(value: number): void {
+    this.ensure(10);
+    const buf = this.buf;
+    if (value >= 0 && value <= 0xffffffff) {
+      let v = value >>> 0;
+      while (v > 127) {
+        buf[this.pos++] = (v & 127) | 128;
+        v >>>= 7;
+      }
+      buf[this.pos++] = v;
+      return;
+    }
+    // 64-bit two's complement, as protobuf writes an int64
+    const abs = Math.abs(value);
+    let low = abs >>> 0;
+    let high = (abs / 4294967296) >>> 0;
+    if (value < 0) {
+      low = ~low >>> 0;
+      high = ~high >>> 0;
+      low = (low + 1) >>> 0;
+      if (low === 0) high = (high + 1) >>> 0;
+    }
+    while (high > 0 || low > 127) {
+      buf[this.pos++] = (low & 127) | 128;
+      low = ((low >>> 7) | (high << 25)) >>> 0;
+      high >>>= 7;
+    }
+    buf[this.pos++] = low & 127;
+  }
+
+  fixed32(value: number): void {
+    this.ensure(4);
+    this.buf.writeUInt32LE(value >>> 0, this.pos);
+    this.pos += 4;
+  }
+
+  /** An HrTime as nanoseconds since the epoch (fixed64), exactly (2^64 is past a double's integers). */
+  hrTime(time: HrTime): void {
+    const [seconds, nanos] = time;
+    const low16 = (seconds & 0xffff) * 1e9;
+    const high = Math.floor(seconds / 65536) * 1e9; // seconds above 16 bits, times 1e9, in units of 2^16
+    const lowSum = (low16 % 4294967296) + ((high % 65536) * 65536) + nanos;
+    const lo = lowSum % 4294967296;
+    const hi = Math.floor(low16 / 4294967296) + Math.floor(high / 65536) + Math.floor(lowSum / 4294967296);
+    this.ensure(8);
+    this.buf.writeUInt32LE(lo >>> 0, this.pos);
+    this.buf.writeUInt32LE(hi >>> 0, this.pos + 4);
+    this.pos += 8;
+  }
+
+  double(value: number): void {
+    this.ensure(8);
+    this.buf.writeDoubleLE(value, this.pos);
+    this.pos += 8;
+  }
+
+  string(text: string): void {
+    const length = text.length;
+    // Short ASCII text (names, keys, routes, addresses) in JavaScript: a call into the native
+    // UTF-8 writer costs more than the copy itself at these lengths.
+    if (length < 128) {
+      this.ensure(length + 1);
+      const buf = this.buf;
+      const start = this.pos;
+      buf[start] = length;
+      let at = start + 1;
+      for (let i = 0; i < length; i++) {
+        const code = text.charCodeAt(i);
+        if (code > 127) {
+          this.pos = start;
+          this.utf8(text);
+          return;
+        }
+        buf[at++] = code;
+      }
+      this.pos = at;
+      return;
+    }
+    this.utf8(text);
+  }
+
+  private utf8(text: string): void {
+    const n = Buffer.byteLength(text);
+    this.varint(n);
+    this.ensure(n);
+    this.pos += this.buf.write(text, this.pos);
+  }
+
+  /** `hex` (lower or upper case digits: trace and span ids) as bytes. */
+  hex(hex: string): void {
+    const n = hex.length >>> 1;
+    this.varint(n);
+    this.ensure(n);
+    const buf = this.buf;
+    let at = this.pos;
+    for (let i = 0; i < hex.length; i += 2) buf[at++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1));
+    this.pos = at;
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.varint(bytes.length);
+    this.append(bytes);
+  }
+
+  /** `other`'s bytes as a length-delimited value. */
+  copyOf(other: ProtoBytes): void {
+    this.varint(other.pos);
+    this.ensure(other.pos);
+    other.buf.copy(this.buf, this.pos, 0, other.pos);
+    this.pos += other.pos;
+  }
+
+  append(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  /** Starts a length-delimited value; `end(start)` writes its length. */
+  begin(): number {
+    this.ensure(1);
+    return this.pos++;
+  }
+
+  end(start: number): void {
+    const length = this.pos - start - 1;
+    if (length < 128) {
+      this.buf[start] = length;
+      return;
+    }
+    let size = 1;
+    for (let v = length; v > 127; v >>>= 7) size++;
+    this.ensure(size - 1);
+    this.buf.copy(this.buf, start + size, start + 1, this.pos);
+    this.pos += size - 1;
+    let at = start;
+    let v = length;
+    while (v > 127) {
+      this.buf[at++] = (v & 127) | 128;
+      v >>>= 7;
+    }
+    this.buf[at] = v;
+  }
+}
+
+/** `attributes` as repeated KeyValue of `field`, string values passed through `mask`. */
+function writeAttributes(w: ProtoBytes, field: number, attributes: Attributes, mask: (text: string) => string): void {
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined) continue;
+    w.tag(field, LEN);
+    const kv = w.begin();
+    w.tag(1, LEN);
+    w.string(key);
+    w.tag(2, LEN);
+    const any = w.begin();
+    writeAnyValue(w, value, mask);
+    w.end(any);
+    w.end(kv);
+  }
+}
+
+function writeAnyValue(w: ProtoBytes, value: AttributeValue | null | undefined, mask: (text: string) => string): void {
+  if (typeof value === 'string') {
+    w.tag(1, LEN);
+    w.string(mask(value));
+  } else if (typeof value === 'boolean') {
+    w.tag(2, VARINT);
+    w.varint(value ? 1 : 0);
+  } else if (typeof value === 'number') {
+    if (Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63) {
+      w.tag(3, VARINT);
+      w.varint(value);
+    } else {
+      w.tag(4, I64);
+      w.double(value);
+    }
+  } else if (Array.isArray(value)) {
+    w.tag(5, LEN);
+    const list = w.begin();
+    for (const item of value) {
+      w.tag(1, LEN);
+      const at = w.begin();
+      writeAnyValue(w, item, mask);
+      w.end(at);
+    }
+    w.end(list);
+  }
+}
+
+/** One span as the `Span` message (the field order of OpenTelemetry's serialiser). */
+export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string) => string): void {
+  const ids = span.spanContext();
+  w.tag(1, LEN);
+  w.hex(ids.traceId);
+  w.tag(2, LEN);
+  w.hex(ids.spanId);
+  const traceState = ids.traceState?.serialize();
+  if (traceState) {
+    w.tag(3, LEN);
+    w.string(traceState);
+  }
+  const parent = span.parentSpanContext;
+  if (parent?.spanId) {
+    w.tag(4, LEN);
+    w.hex(parent.spanId);
+  }
+  w.tag(5, LEN);
+  w.string(span.name);
+  const kind = span.kind == null ? 0 : span.kind + 1;
+  if (kind !== 0) {
+    w.tag(6, VARINT);
+    w.varint(kind);
+  }
+  w.tag(7, I64);
+  w.hrTime(span.startTime);
+  w.tag(8, I64);
+  w.hrTime(span.endTime);
+  writeAttributes(w, 9, span.attributes, mask);
+  w.tag(10, VARINT);
+  w.varint(span.droppedAttributesCount);
+  for (const event of span.events) {
+    w.tag(11, LEN);
+    const at = w.begin();
+    w.tag(1, I64);
+    w.hrTime(event.time);
+    w.tag(2, LEN);
+    w.string(event.name);
+    if (event.attributes) writeAttributes(w, 3, event.attributes, mask);
+    w.tag(4, VARINT);
+    w.varint(event.droppedAttributesCount || 0);
+    w.end(at);
+  }
+  w.tag(12, VARINT);
+  w.varint(span.droppedEventsCount);
+  for (const link of span.links) {
+    w.tag(13, LEN);
+    const at = w.begin();
+    w.tag(1, LEN);
+    w.hex(link.context.traceId);
+    w.tag(2, LEN);
+    w.hex(link.context.spanId);
+    const linkState = link.context.traceState?.serialize();
+    if (linkState) {
+      w.tag(3, LEN);
+      w.string(linkState);
+    }
+    if (link.attributes) writeAttributes(w, 4, link.attributes, mask);
+    w.tag(5, VARINT);
+    w.varint(link.droppedAttributesCount || 0);
+    w.tag(6, I32);
+    w.fixed32(spanFlags(link.context.traceFlags, link.context.isRemote));
+    w.end(at);
+  }
+  w.tag(14, VARINT);
+  w.varint(span.droppedLinksCount);
+  w.tag(15, LEN);
+  const status = w.begin();
+  if (span.status.message) {
+    w.tag(2, LEN);
+    w.string(span.status.message);
+  }
+  w.tag(3, VARINT);
+  w.varint(span.status.code);
+  w.end(status);
+  w.tag(16, I32);
+  w.fixed32(spanFlags(ids.traceFlags, parent?.isRemote));
+}
+
+/** OTLP's span flags: the W3C flags, "has is-remote" and "is remote". */
+function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
+  return (traceFlags & 0xff) | 0x100 | (isRemote ? 0x200 : 0);
+}
+
+/** The `Resource` message, written once. */
+function resourceBytes(resource: Resource, mask: (text: string) => string): Buffer {
+  const w = new ProtoBytes(1024);
+  if (resource.attributes) writeAttributes(w, 1, resource.attributes, mask);
+  w.tag(2, VARINT);
+  w.varint(0);
+  return Buffer.from(w.bytes());
+}
+
+/** The `InstrumentationScope` message. */
+function scopeBytes(scope: InstrumentationScope): Buffer {
+  const w = new ProtoBytes(256);
+  w.tag(1, LEN);
+  w.string(scope.name);
+  if (scope.version) {
+    w.tag(2, LEN);
+    w.string(scope.version);
+  }
+  return Buffer.from(w.bytes());
+}
+
+interface ScopeGroup {
+  readonly scope: InstrumentationScope;
+  readonly scopeBytes: Buffer;
+  /** The group's spans, each as field 2 of `ScopeSpans`. */
+  readonly spans: ProtoBytes;
+  count: number;
+}
+
+/**
+ * The span processor: `onEnd` writes a sampled span into its scope's buffer; a batch is sent when
+ * `maxExportBatchSize` spans are written or `scheduledDelayMillis` after the first; past
+ * `maxQueueSize` spans waiting (written or being sent), new ones are dropped and counted.
+ */
+export class OtlpSpanWriter implements SpanProcessor {
+  private readonly scheduledDelayMillis: number;
+  private readonly maxQueueSize: number;
+  private readonly maxExportBatchSize: number;
+  private readonly exportTimeoutMillis: number;
+  private readonly resource: Buffer | undefined;
+  private readonly resourceSchemaUrl: string | undefined;
+  private groups = new Map<InstrumentationScope, ScopeGroup>();
+  private readonly scopes = new Map<InstrumentationScope, Buffer>();
+  private readonly scratch = new ProtoBytes();
+  private pending = 0;
+  private sending = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+  /** Spans dropped because the queue was full. */
+  dropped = 0;
+
+  constructor(
+    resource: Resource,
+    private readonly exporter: EncodedSpanExporter,
+    settings: SpanWriterSettings,
+    private readonly mask: (text: string) => string,
+  ) {
+    this.scheduledDelayMillis = settings.scheduledDelayMillis ?? 5000;
+    this.maxQueueSize = settings.maxQueueSize ?? 2048;
+    this.maxExportBatchSize = Math.min(settings.maxExportBatchSize ?? 512, this.maxQueueSize);
+    this.exportTimeoutMillis = settings.exportTimeoutMillis ?? 30000;
+    this.resource = resourceBytes(resource, mask);
+    this.resourceSchemaUrl = resource.schemaUrl;
+  }
+
+  onStart(): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if (this.stopped || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    if (this.pending + this.sending >= this.maxQueueSize) {
+      if (this.dropped++ === 0) diag.debug('span queue full: dropping spans');
+      return;
+    }
+    const scratch = this.scratch;
+    scratch.reset();
+    writeSpan(scratch, span, this.mask);
+    const group = this.groupOf(span.instrumentationScope);
+    group.spans.tag(2, LEN);
+    group.spans.copyOf(scratch);
+    group.count++;
+    this.pending++;
+    if (this.pending >= this.maxExportBatchSize) this.send();
+    else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.send(), this.scheduledDelayMillis);
+      this.timer.unref();
+    }
+  }
+
+  async forceFlush(): Promise<void> {
+    this.send();
+    await Promise.all([...this.inFlight]);
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    await this.forceFlush();
+    this.stopped = true;
+    await this.exporter.shutdown();
+  }
+
+  private groupOf(scope: InstrumentationScope): ScopeGroup {
+    let group = this.groups.get(scope);
+    if (!group) {
+      let bytes = this.scopes.get(scope);
+      if (!bytes) {
+        bytes = scopeBytes(scope);
+        this.scopes.set(scope, bytes);
+      }
+      group = { scope, scopeBytes: bytes, spans: new ProtoBytes(16384), count: 0 };
+      this.groups.set(scope, group);
+    }
+    return group;
+  }
+
+  /** Sends what is written, as one request; the next spans go into new buffers. */
+  private send(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending === 0) return;
+    const groups = this.groups;
+    const count = this.pending;
+    this.groups = new Map();
+    this.pending = 0;
+    this.sending += count;
+    const request = this.request(groups);
+    const sent = new Promise<void>((resolve) => {
+      let settled = false;
+      const settle = (result: ExportResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        this.sending -= count;
+        if (result.code !== ExportResultCode.SUCCESS) diag.error('span export failed', result.error);
+        resolve();
+      };
+      const deadline = setTimeout(() => settle({ code: ExportResultCode.FAILED, error: new Error('span export timed out') }), this.exportTimeoutMillis);
+      deadline.unref();
+      try {
+        this.exporter.export({ bytes: request, count }, settle);
+      } catch (err) {
+        settle({ code: ExportResultCode.FAILED, error: err as Error });
+      }
+    });
+    this.inFlight.add(sent);
+    void sent.then(() => this.inFlight.delete(sent));
+  }
+
+  /** `ExportTraceServiceRequest`: one `ResourceSpans`, one `ScopeSpans` per scope. */
+  private request(groups: Map<InstrumentationScope, ScopeGroup>): Uint8Array {
+    const w = new ProtoBytes(256 + [...groups.values()].reduce((n, g) => n + g.spans.pos + g.scopeBytes.length + 16, this.resource!.length));
+    w.tag(1, LEN);
+    const resourceSpans = w.begin();
+    w.tag(1, LEN);
+    w.raw(this.resource!);
+    for (const group of groups.values()) {
+      w.tag(2, LEN);
+      const scopeSpans = w.begin();
+      w.tag(1, LEN);
+      w.raw(group.scopeBytes);
+      w.append(group.spans.bytes());
+      if (group.scope.schemaUrl) {
+        w.tag(3, LEN);
+        w.string(group.scope.schemaUrl);
+      }
+      w.end(scopeSpans);
+    }
+    if (this.resourceSchemaUrl) {
+      w.tag(3, LEN);
+      w.string(this.resourceSchemaUrl);
+    }
+    w.end(resourceSpans);
+    return w.bytes();
+  }
+}
+
+/**
+ * OpenTelemetry's OTLP/HTTP protobuf transport (what its protobuf trace exporter is made of:
+ * endpoint, headers, compression, timeout and retries from the `OTEL_EXPORTER_OTLP_*`
+ * variables), sending the requests `OtlpSpanWriter` has written; the collector's answer is read
+ * by OpenTelemetry's deserialiser (partial successes are logged).
+ */
+export function otlpHttpProtobufTransport(): EncodedSpanExporter {
+  const options = convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' });
+  const serializer = {
+    serializeRequest: (batch: EncodedSpans) => batch.bytes,
+    deserializeResponse: (data: Uint8Array) => ProtobufTraceSerializer.deserializeResponse(data),
+  };
+  const metrics = { name: 'span' as const, countItems: (batch: EncodedSpans) => batch.count };
+  return new OTLPExporterBase<EncodedSpans>(createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', metrics, undefined));
+}
