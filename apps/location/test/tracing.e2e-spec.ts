@@ -31,7 +31,7 @@ describe('tracing of the location service', () => {
     await deletePrefix(REDIS_URL, prefix);
   });
 
-  /** The location service with tracing on, exporting OTLP/JSON to the receiver every 100 ms. */
+  /** The location service with tracing on, exporting OTLP/JSON (unless `env` says otherwise) to the receiver every 100 ms. */
   function startTraced(cachePrefix: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
     return startServiceProcess(main, {
       GEOCODER: 'amap',
@@ -56,7 +56,8 @@ describe('tracing of the location service', () => {
   }
 
   it('exports the lbsQuery server span, its Redis spans and the upstream call under it, and sends the trace upstream', async () => {
-    service = await startTraced(prefix);
+    // the default encoding, OTLP/HTTP protobuf (the span writer of libs/observability)
+    service = await startTraced(prefix, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' });
     const client = new TestLbsClient({ baseUrl: service.url, appToken: APP.appToken, secret: APP.secret });
     const miss = await client.lbsQuery({ longitude: '116.391275', latitude: '39.907501', merId: 'M-TRACE' });
     expect([miss.status, miss.body.code, miss.body.lbsStat]).toEqual([200, '000', '1']);
@@ -71,6 +72,7 @@ describe('tracing of the location service', () => {
       attributes: expect.objectContaining({ 'http.route': '/lbsapi/api/lbsQuery' }),
     });
     expect(receiver.rejected).toEqual([]);
+    expect([...receiver.protocols]).toEqual(['http/protobuf']);
 
     // the cache lookup and the cache write are Redis client spans under the server span
     await receiver.waitFor(() => receiver.descendantsOf(server).filter((s) => s.scope.includes('instrumentation-ioredis')).length >= 2);

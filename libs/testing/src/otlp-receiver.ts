@@ -1,10 +1,12 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeOtlpTraces } from './otlp-protobuf';
 
 /*
  * Test support for the tracing suites: an OTLP/HTTP trace receiver on loopback that accepts
- * the JSON encoding (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) on `/v1/traces`, as a collector
- * does, and keeps every span it is sent. Not used by the services themselves.
+ * both encodings (protobuf, the default, and `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) on
+ * `/v1/traces`, as a collector does, and keeps every span it is sent. Not used by the services
+ * themselves.
  */
 
 /** SpanKind of OTLP. */
@@ -52,8 +54,10 @@ interface OtlpTraces {
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  /** Requests that were not a JSON trace export (wrong path, type or body). */
+  /** Requests that were not a trace export (wrong path, type or body). */
   readonly rejected: string[] = [];
+  /** The encodings exports came in (`http/json`, `http/protobuf`). */
+  readonly protocols = new Set<string>();
   private server?: Server;
 
   static async start(): Promise<OtlpReceiver> {
@@ -97,6 +101,7 @@ export class OtlpReceiver {
   reset(): void {
     this.spans.length = 0;
     this.rejected.length = 0;
+    this.protocols.clear();
   }
 
   stop(): Promise<void> {
@@ -108,19 +113,24 @@ export class OtlpReceiver {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const type = req.headers['content-type'] ?? '';
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !type.startsWith('application/json')) {
+      const json = type.startsWith('application/json');
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(json || type.startsWith('application/x-protobuf'))) {
         this.rejected.push(`${req.method} ${req.url} ${type}`);
         res.writeHead(415).end();
         return;
       }
       try {
-        this.keep(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces);
+        const body = Buffer.concat(chunks);
+        this.keep(json ? (JSON.parse(body.toString('utf8')) as OtlpTraces) : decodeOtlpTraces(body));
+        this.protocols.add(json ? 'http/json' : 'http/protobuf');
       } catch (err) {
         this.rejected.push(`bad body: ${(err as Error).message}`);
         res.writeHead(400).end();
         return;
       }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      // An empty ExportTraceServiceResponse either way.
+      if (json) res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      else res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
     });
   }
 
