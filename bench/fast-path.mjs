@@ -7,29 +7,12 @@ import { ServerResponse, IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { appRequire, root } from './lib/common.mjs';
+import { time } from './lib/micro.mjs';
 
 const require = appRequire('location');
 const express = require('express');
 const http = await import(join(root, 'libs/http/dist/index.js')).then((m) => m.default ?? m);
 
-/** Median µs per call of `fn` over alternating rounds. */
-function time(fn, batch = 1000) {
-  const rounds = [];
-  for (let r = 0; r < 5; r++) {
-    let n = 0;
-    const start = process.hrtime.bigint();
-    const end = start + 300_000_000n;
-    let now = start;
-    while (now < end) {
-      for (let i = 0; i < batch; i++) fn();
-      n += batch;
-      now = process.hrtime.bigint();
-    }
-    rounds.push(Number(now - start) / 1000 / n);
-  }
-  rounds.sort((a, b) => a - b);
-  return rounds[2];
-}
 
 function pair(name, without, withBypass, note) {
   // warm both

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { root } from './lib/common.mjs';
+import { time } from './lib/micro.mjs';
 
 const require = createRequire(join(root, 'libs/observability/package.json'));
 const api = require('@opentelemetry/api');
@@ -22,23 +23,6 @@ const { redactText } = require(join(root, 'libs/observability/dist/redact.js'));
 api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const { ROOT_CONTEXT, SpanKind, TraceFlags, context, trace } = api;
 
-function time(fn, batch = 1000) {
-  const rounds = [];
-  for (let r = 0; r < 5; r++) {
-    let n = 0;
-    const start = process.hrtime.bigint();
-    const end = start + 300_000_000n;
-    let now = start;
-    while (now < end) {
-      for (let i = 0; i < batch; i++) fn();
-      n += batch;
-      now = process.hrtime.bigint();
-    }
-    rounds.push(Number(now - start) / 1000 / n);
-  }
-  rounds.sort((a, b) => a - b);
-  return rounds[2];
-}
 
 const rows = [];
 function pair(name, withSdk, withRecorder, note, batch = 1000) {
