@@ -89,9 +89,9 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
     if (span?.recording) res.on('close', closed);
     (res as ObservedResponse)[OBSERVED] = { start, requestId, span };
     res.on('finish', finished);
-    const context: RequestContext = { requestId };
-    if (span) span.run(() => requestContext.run(context, next));
-    else requestContext.run(context, next);
+    // One store for the request id and the trace context (see `RequestContext`).
+    const context: RequestContext = { requestId, trace: span?.context };
+    requestContext.run(context, next);
   };
 }
 

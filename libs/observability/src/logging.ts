@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Level, type LoggerOptions } from 'pino';
 import { REDACTED, isSensitiveKey, redactDeep, redactText } from './redact';
 import { activeTraceFields, tracingEnabled } from './tracing';
@@ -22,9 +23,14 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
   return id;
 }
 
-/** What every log line written while handling a request carries. */
+/**
+ * What every log line written while handling a request carries, and, when tracing is on, the
+ * request's OpenTelemetry context (its active span): one store for both, so that a traced
+ * request runs in one `AsyncLocalStorage` as an untraced one does (`tracing-sdk.ts`).
+ */
 export interface RequestContext {
-  readonly requestId: string;
+  readonly requestId: string | undefined;
+  readonly trace?: Context;
 }
 
 /** The request being handled, across `await`s (set by `httpObserver`). */

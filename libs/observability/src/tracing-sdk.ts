@@ -5,7 +5,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ROOT_CONTEXT, type Attributes, SpanKind, SpanStatusCode, context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -17,6 +16,7 @@ import { detectResources, envDetector, hostDetector, processDetector, resourceFr
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { OtlpSpanWriter, otlpHttpProtobufTransport } from './otlp-span-writer';
+import { RequestContextManager } from './request-context-manager';
 import { SENSITIVE_FIELDS, redactText } from './redact';
 import { IdSource, RecordingTracerProvider, SpanSampler, withSpan } from './tracing-recorder';
 import type { ServerSpan, TraceFields, TracingHandle, TracingSettings } from './tracing-types';
@@ -25,8 +25,7 @@ import type { ServerSpan, TraceFields, TracingHandle, TracingSettings } from './
 const UNTRACED_PATHS = ['/health/', '/metrics'];
 
 export function startTracingSdk(settings: TracingSettings): TracingHandle {
-  const contextManager = new AsyncLocalStorageContextManager();
-  context.setGlobalContextManager(contextManager.enable());
+  context.setGlobalContextManager(new RequestContextManager().enable());
   propagation.setGlobalPropagator(
     new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
   );
@@ -92,7 +91,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       // with flags 00, on its log lines), no recorded span, no attributes, no close listener.
       if (!sampler.sampled(valid, traceId, method, parentSpan !== undefined)) {
         const active = withSpan(parent, tracer.startWith(method, SpanKind.SERVER, undefined, valid, traceId, false));
-        return { recording: false, run: (fn) => context.with(active, fn), end: endNothing };
+        return { recording: false, context: active, end: endNothing };
       }
       // The query string is left out: it carries signatures.
       const attributes: Attributes = { 'http.request.method': method, 'url.path': path, 'client.address': req.socket.remoteAddress ?? '' };
@@ -101,7 +100,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       let ended = false;
       return {
         recording: true,
-        run: (fn) => context.with(active, fn),
+        context: active,
         end(status: number, route: string | undefined): void {
           if (ended) return;
           ended = true;

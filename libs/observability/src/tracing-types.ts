@@ -1,5 +1,6 @@
 /** The shapes shared by `tracing.ts` (always loaded) and `tracing-sdk.ts` (loaded only when tracing is on). */
 import type { IncomingMessage } from 'node:http';
+import type { Context } from '@opentelemetry/api';
 
 /** The trace and span of the active span, as log lines carry them. */
 export interface TraceFields {
@@ -21,8 +22,8 @@ export interface TracingHandle {
 export interface ServerSpan {
   /** Whether the request is sampled (its span recorded and exported); `end` does nothing otherwise. */
   readonly recording: boolean;
-  /** Runs the rest of the request's handling with the span active. */
-  run<T>(fn: () => T): T;
+  /** The OpenTelemetry context with the span active, for the request's store (`RequestContext.trace`). */
+  readonly context: Context;
   /** Ends the span with the answer's status, named `METHOD route` when the route is known. */
   end(status: number, route: string | undefined): void;
 }
