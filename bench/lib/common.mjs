@@ -38,6 +38,10 @@ export function settings() {
       .map((s) => s.trim())
       .filter(Boolean),
     profile: process.env.BENCH_PROFILE === '1',
+    // The CPU cost rows' pairs: measured over the same seconds (default) or one after the other.
+    costPairs: process.env.BENCH_COST_PAIRS === 'sequential' ? 'sequential' : 'concurrent',
+    // The CPU cost rows' load: requests per second on each side, 0 for as many as it answers.
+    costRate: int('BENCH_COST_RATE', 0),
     // Another tree's build as every service case's baseline (before / after in one run).
     compareDist: process.env.BENCH_COMPARE_DIST || undefined,
     // The capped mode: each service also as its manifest runs it, next to today's settings.

@@ -25,6 +25,8 @@ function run(spec, duration) {
     requests: [request],
     timeout: spec.timeoutSeconds ?? 30,
   };
+  // A fixed rate (the CPU cost rows with BENCH_COST_RATE): both sides of a pair get the same load.
+  if (spec.overallRate > 0) opts.overallRate = spec.overallRate;
   if (spec.expectBody?.length) opts.verifyBody = workers ? join(here, 'verify-body.cjs') : hooks.verifyBody;
   return new Promise((resolve, reject) => {
     autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
