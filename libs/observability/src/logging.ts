@@ -1,12 +1,14 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
-import type { Context } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Level, type LoggerOptions } from 'pino';
 import { REDACTED, isSensitiveKey, redactDeep, redactText } from './redact';
+import { currentRequestId } from './request-context';
 import { activeTraceFields, tracingEnabled } from './tracing';
+
+// The request's store lives in request-context.ts (the tracing side reads it too); exported from here as before.
+export { type RequestContext, currentRequestId, requestContext } from './request-context';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** Accepted incoming request ids: short and harmless in a log line; anything else is replaced. */
@@ -21,24 +23,6 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
   const id = typeof given === 'string' && VALID_REQUEST_ID.test(given) ? given : randomUUID();
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
-}
-
-/**
- * What every log line written while handling a request carries, and, when tracing is on, the
- * request's OpenTelemetry context (its active span): one store for both, so that a traced
- * request runs in one `AsyncLocalStorage` as an untraced one does (`tracing-sdk.ts`).
- */
-export interface RequestContext {
-  readonly requestId: string | undefined;
-  readonly trace?: Context;
-}
-
-/** The request being handled, across `await`s (set by `httpObserver`). */
-export const requestContext = new AsyncLocalStorage<RequestContext>();
-
-/** The id of the request being handled, if any. */
-export function currentRequestId(): string | undefined {
-  return requestContext.getStore()?.requestId;
 }
 
 export interface LoggingOptions {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { ROOT_CONTEXT, createContextKey } from '@opentelemetry/api';
-import { currentRequestId, requestContext } from './logging';
+import { currentRequestId, requestContext } from './request-context';
 import { RequestContextManager } from './request-context-manager';
 
 const KEY = createContextKey('test');

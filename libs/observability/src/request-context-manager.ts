@@ -1,9 +1,9 @@
 import { type Context, type ContextManagementToken, ROOT_CONTEXT } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { requestContext } from './logging';
+import { requestContext } from './request-context';
 
 /**
- * OpenTelemetry's active context kept in the request's store (`requestContext`, logging.ts)
+ * OpenTelemetry's active context kept in the request's store (`requestContext`, request-context.ts)
  * instead of an `AsyncLocalStorage` of its own: the request observer enters one store with the
  * request id and the server span's context, and a traced request's continuations carry one
  * store as an untraced one's do (before: two stores entered per request, two in every
