@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { nodeBin, resultsDir, root, settings } from './lib/common.mjs';
-import { drive, drivePair } from './lib/load.mjs';
+import { drive, driveTogether } from './lib/load.mjs';
 import { startProcess } from './lib/proc.mjs';
 import { machine, tableLines } from './lib/report.mjs';
 import { chartSvg } from './lib/chart.mjs';
@@ -110,16 +110,16 @@ async function measure(url, spec, target, label, round, opts = {}) {
 }
 
 /**
- * Two targets measured over the same window (`drivePair`), each with a load generator of its
- * own: the CPU cost rows' pairs.
+ * Fresh targets measured over the same window (`driveTogether`), each with a load generator of
+ * its own: the CPU cost rows' rounds (one target at a time with BENCH_COST_PAIRS=sequential).
  */
-async function measurePair(a, b, round) {
-  const sides = [a, b].map((m) => measuring(m.url, m.spec, m.target, m.label, round, { fresh: true }));
-  const results = await drivePair(sides);
+async function measureTogether(targets, round) {
+  const sides = targets.map((m) => measuring(m.url, m.spec, m.target, m.label, round, { fresh: true }));
+  const results = await driveTogether(sides);
   return results.map((result, i) => sides[i].finish(result));
 }
 
-/** What `measure` and `measurePair` drive a target with, and the result's figures once driven. */
+/** What `measure` and `measureTogether` drive a target with, and the result's figures once driven. */
 function measuring(url, spec, target, label, round, { fresh = false } = {}) {
   let profileFile;
   let cpuStart;
@@ -317,7 +317,7 @@ async function runCase(c, index, total, targets) {
     // happens to be (its JIT's choices, its memory layout; ±10-20% between two identical
     // instances here) is averaged over the rounds instead of kept by one side for the whole case.
     // The two are measured over the same seconds, each by a load generator of its own
-    // (`measurePair`), so that what the host does meanwhile hits both alike; with
+    // (`measureTogether`), so that what the host does meanwhile hits both alike; with
     // BENCH_COST_PAIRS=sequential one after the other, in an order swapped every round.
     const freshPairs = c.target?.cpuCost !== undefined && plan.own && plan.baseline && !plan.baseline.image;
     try {
@@ -330,32 +330,24 @@ async function runCase(c, index, total, targets) {
             { name: `${c.id}-baseline`, side: plan.baseline, runs: baseRuns },
           ];
           if (r % 2 === 1) sides.reverse();
-          if (s.costPairs === 'sequential') {
-            for (const { name, side, runs } of sides) {
-              const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0 });
-              try {
+          // Both sides over the same seconds, or (sequential) each alone, one after the other.
+          const groups = s.costPairs === 'sequential' ? sides.map((one) => [one]) : [sides];
+          for (const group of groups) {
+            const procs = [];
+            try {
+              for (const { name, side } of group) {
+                const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0 });
+                procs.push(proc);
                 await preflight(proc.url, side.spec, name);
-                runs.push(await measure(proc.url, { connections, ...side.spec, ...rate }, proc, name, r, { fresh: true }));
-              } finally {
-                await stop(proc);
               }
+              const results = await measureTogether(
+                group.map(({ name, side }, i) => ({ url: procs[i].url, spec: { connections, ...side.spec, ...rate }, target: procs[i], label: name })),
+                r,
+              );
+              group.forEach(({ runs }, i) => runs.push(results[i]));
+            } finally {
+              for (const proc of procs) await stop(proc);
             }
-            continue;
-          }
-          const procs = [];
-          try {
-            for (const { name, side } of sides) {
-              const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0 });
-              procs.push(proc);
-              await preflight(proc.url, side.spec, name);
-            }
-            const results = await measurePair(
-              ...sides.map(({ name, side }, i) => ({ url: procs[i].url, spec: { connections, ...side.spec, ...rate }, target: procs[i], label: name })),
-              r,
-            );
-            sides.forEach(({ runs }, i) => runs.push(results[i]));
-          } finally {
-            for (const proc of procs) await stop(proc);
           }
         }
       } else {

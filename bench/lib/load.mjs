@@ -47,7 +47,7 @@ function startLoad(spec) {
  * `onMeasureStart` / `onMeasureEnd` run around the measured window (e.g. CPU profiling).
  */
 export async function drive(spec, { onMeasureStart, onMeasureEnd } = {}) {
-  const [result] = await drivePair([{ spec, onMeasureStart, onMeasureEnd }]);
+  const [result] = await driveTogether([{ spec, onMeasureStart, onMeasureEnd }]);
   return result;
 }
 
@@ -56,7 +56,7 @@ export async function drive(spec, { onMeasureStart, onMeasureEnd } = {}) {
  * then the measured windows together, so that the targets share the same machine over the same
  * seconds (the CPU cost rows: whatever else the host does hits both sides of a pair alike).
  */
-export async function drivePair(sides) {
+export async function driveTogether(sides) {
   const loads = sides.map((side) => startLoad(side.spec));
   try {
     await Promise.all(loads.map((load) => load.warm));
