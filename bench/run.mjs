@@ -4,12 +4,12 @@
 // seeds data by SQL, drives each case and its baseline with autocannon in a separate process,
 // and prints one table (also written as JSON under bench/results/). Settings: see
 // docs/performance.md (BENCH_QUICK, BENCH_CONNECTIONS, BENCH_DURATION, BENCH_CASES, ...).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { nodeBin, resultsDir, root, settings } from './lib/common.mjs';
+import { dirname, join } from 'node:path';
+import { nodeBin, resultsDir, root, settings, sleep } from './lib/common.mjs';
 import { drive, driveTogether } from './lib/load.mjs';
 import { startProcess } from './lib/proc.mjs';
 import { machine, tableLines } from './lib/report.mjs';
@@ -78,7 +78,9 @@ async function start(name, script, { capped, ...opts } = {}) {
   } else if (service) {
     // As the image runs it (docker/<service>.Dockerfile): its `node` flags, NODE_OPTIONS, MALLOC_ARENA_MAX.
     const image = imageProcess(service);
-    child = await startProcess(name, script, { ...opts, nodeArgs: image.nodeArgs, env: { ...image.env, ...opts.env } });
+    // BENCH_PERF=1: JavaScript's names for perf; BENCH_NODE_ARGS: V8 flags of an experiment (--trace-deopt).
+    const perfMap = [...(s.perf ? ['--perf-basic-prof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+    child = await startProcess(name, script, { ...opts, nodeArgs: [...image.nodeArgs, ...perfMap], env: { ...image.env, ...opts.env } });
   } else child = await startProcess(name, script, opts);
   children.add(child);
   return child;
@@ -119,28 +121,104 @@ async function measureTogether(targets, round) {
   return results.map((result, i) => sides[i].finish(result));
 }
 
+/**
+ * One round of a CPU cost row with BENCH_COST_PAIRS=interleaved: both processes started, each
+ * warmed, then driven one at a time in short slices (BENCH_COST_SLICE seconds) in the order
+ * A B B A A B ..., so that a change of the host's speed (seconds to minutes long on a shared
+ * virtual machine) falls on both sides alike, while neither shares the CPU with the other.
+ * Each side's round is its slices together: their CPU time over their requests.
+ */
+async function interleavedRound(sides, round, load, pin) {
+  const procs = [];
+  try {
+    for (const { name, side } of sides) {
+      const proc = await start(name, side.script, { env: side.env, ...(pin ? { cpus: '0' } : {}) });
+      procs.push(proc);
+      await preflight(proc.url, side.spec, name);
+    }
+    const specOf = (i, duration) => ({ ...load, ...sides[i].side.spec, duration, warmup: 0, ...(pin ? { cpus: '1' } : {}) });
+    for (let i = 0; i < sides.length; i++) await drive({ url: procs[i].url, workers: s.workers, ...specOf(i, s.warmup) });
+    const slices = sides.map(() => []);
+    const count = Math.max(1, Math.round(s.duration / s.costSlice));
+    for (let k = 0; k < count; k++) {
+      const order = k % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        // Not the first round's profile (measuring's `round === 0`): slices are not profiled.
+        slices[i].push(await measure(procs[i].url, specOf(i, s.costSlice), procs[i], sides[i].name, round + 1));
+      }
+    }
+    sides.forEach(({ runs }, i) => runs.push(joinSlices(slices[i])));
+  } finally {
+    for (const proc of procs) await stop(proc);
+  }
+}
+
+/** A side's slices as one run: summed requests, and CPU per request weighted by them. */
+function joinSlices(slices) {
+  const joined = combine(slices);
+  const total = slices.reduce((n, r) => n + r.total, 0);
+  const weighted = (f) => slices.reduce((sum, r) => sum + f(r) * r.total, 0) / total;
+  return {
+    ...joined,
+    rounds: undefined,
+    cpuUsPerRequest: weighted((r) => r.cpuUsPerRequest),
+    threadUsPerRequest: Object.fromEntries(Object.keys(slices[0].threadUsPerRequest).map((k) => [k, weighted((r) => r.threadUsPerRequest[k])])),
+    pgPerRequest: weighted((r) => r.pgPerRequest ?? NaN),
+    redisPerRequest: weighted((r) => r.redisPerRequest ?? NaN),
+  };
+}
+
 /** What `measure` and `measureTogether` drive a target with, and the result's figures once driven. */
 function measuring(url, spec, target, label, round, { fresh = false } = {}) {
   let profileFile;
   let cpuStart;
   let cpuEnd;
+  let threadsStart;
+  let threadsEnd;
+  let perf;
+  let perfFile;
   let stStart;
   let stEnd;
   const profile = s.profile && round === 0;
   return {
     spec: { url, connections: s.connections, duration: s.duration, warmup: round === 0 || fresh ? s.warmup : 0, workers: s.workers, round, ...spec },
     onMeasureStart: async () => {
+      // BENCH_PERF=1: the main thread's native profile (V8's builtins, its runtime, the GC, libc)
+      // over a process's first measured window; JavaScript named through --perf-basic-prof.
+      if (s.perf && !target.perfRecorded) {
+        target.perfRecorded = true;
+        perfFile = join(resultsDir, 'profiles', `perf-${label}-${Date.now()}.data`);
+        mkdirSync(dirname(perfFile), { recursive: true });
+        perf = spawn('perf', ['record', '-q', '-g', '-F', '997', '-t', String(target.pid), '-o', perfFile], { stdio: 'ignore' });
+        await sleep(300);
+      }
       stStart = await target.statements();
       if (profile) target.startProfile();
       cpuStart = target.cpuMs();
+      threadsStart = target.cpuByThread();
     },
     onMeasureEnd: async () => {
       cpuEnd = target.cpuMs();
+      threadsEnd = target.cpuByThread();
+      if (perf) {
+        const exited = new Promise((resolve) => perf.once('exit', resolve));
+        perf.kill('SIGINT');
+        await exited;
+        say(`  perf of ${label}: ${perfFile.replace(`${root}/`, '')}`);
+        const report = spawnSync('perf', ['report', '-i', perfFile, '--stdio', '--no-children', '--sort', 'dso,sym', '--percent-limit', '0.7'], { encoding: 'utf8' });
+        for (const line of report.stdout.split('\n').filter((l) => /^\s+\d/.test(l)).slice(0, 40)) say(`    ${line.trim()}`);
+      }
       if (profile) profileFile = await target.stopProfile();
       stEnd = await target.statements();
     },
     finish: (result) => {
       result.cpuUsPerRequest = result.total > 0 ? ((cpuEnd - cpuStart) * 1000) / result.total : undefined;
+      // The same CPU time by kind of thread (the profile sees the main thread only).
+      if (result.total > 0) {
+        result.threadUsPerRequest = Object.fromEntries(
+          Object.keys(threadsEnd).map((k) => [k, ((threadsEnd[k] - threadsStart[k]) * 1000) / result.total]),
+        );
+      }
       // Statements (PostgreSQL) and commands (Redis) per request, counted in the process itself.
       if (stStart && stEnd && result.total > 0) {
         result.pgPerRequest = (stEnd.pg - stStart.pg) / result.total;
@@ -197,12 +275,14 @@ function combine(runs) {
     mismatches: sum('mismatches'),
     statusCodes,
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
+    threadUsPerRequest: runs[0].threadUsPerRequest && Object.fromEntries(Object.keys(runs[0].threadUsPerRequest).map((k) => [k, median(runs.map((r) => r.threadUsPerRequest?.[k] ?? NaN))])),
     pgPerRequest: median(runs.map((r) => r.pgPerRequest ?? NaN)),
     redisPerRequest: median(runs.map((r) => r.redisPerRequest ?? NaN)),
     rounds: runs.map((r) => ({
       requestsPerSecond: r.requestsPerSecond,
       p99: r.latency.p99,
       cpuUsPerRequest: r.cpuUsPerRequest,
+      threadUsPerRequest: r.threadUsPerRequest,
       pgPerRequest: r.pgPerRequest,
       redisPerRequest: r.redisPerRequest,
     })),
@@ -316,32 +396,41 @@ async function runCase(c, index, total, targets) {
     // CPU cost rows (tracing): each round on two fresh processes, so that what one process
     // happens to be (its JIT's choices, its memory layout; ±10-20% between two identical
     // instances here) is averaged over the rounds instead of kept by one side for the whole case.
-    // The two are measured over the same seconds, each by a load generator of its own
-    // (`measureTogether`), so that what the host does meanwhile hits both alike; with
-    // BENCH_COST_PAIRS=sequential one after the other, in an order swapped every round.
+    // By default the two are driven in alternating slices of a few seconds (`interleavedRound`)
+    // on one CPU, their load generator on the other, so that a change of the host's speed hits
+    // both alike and neither competes with the other for a CPU (docs/performance.md, "The
+    // fourth round"); BENCH_COST_PAIRS=concurrent measures them over the same seconds, each by
+    // a load generator of its own (`measureTogether`), and =sequential one after the other, in
+    // an order swapped every round.
     const freshPairs = c.target?.cpuCost !== undefined && plan.own && plan.baseline && !plan.baseline.image;
     try {
       if (freshPairs) {
         const connections = c.connections ?? s.connections;
         const rate = s.costRate > 0 ? { overallRate: s.costRate } : {};
+        // BENCH_COST_PIN: one side at a time, on a CPU of its own (its load generator on the other).
+        const pin = s.costPin && s.costPairs !== 'concurrent';
         for (let r = 0; r < s.rounds; r++) {
           const sides = [
             { name: c.id, side: plan.own, runs: svcRuns },
             { name: `${c.id}-baseline`, side: plan.baseline, runs: baseRuns },
           ];
           if (r % 2 === 1) sides.reverse();
+          if (s.costPairs === 'interleaved') {
+            await interleavedRound(sides, r, { connections, ...rate }, pin);
+            continue;
+          }
           // Both sides over the same seconds, or (sequential) each alone, one after the other.
           const groups = s.costPairs === 'sequential' ? sides.map((one) => [one]) : [sides];
           for (const group of groups) {
             const procs = [];
             try {
               for (const { name, side } of group) {
-                const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0 });
+                const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0, ...(pin ? { cpus: '0' } : {}) });
                 procs.push(proc);
                 await preflight(proc.url, side.spec, name);
               }
               const results = await measureTogether(
-                group.map(({ name, side }, i) => ({ url: procs[i].url, spec: { connections, ...side.spec, ...rate }, target: procs[i], label: name })),
+                group.map(({ name, side }, i) => ({ url: procs[i].url, spec: { connections, ...side.spec, ...rate, ...(pin ? { cpus: '1' } : {}) }, target: procs[i], label: name })),
                 r,
               );
               group.forEach(({ runs }, i) => runs.push(results[i]));
@@ -770,6 +859,18 @@ function costTableLines(all) {
     lines.push(
       `${r.title.padEnd(56)}| ${pct(r.cpuCost.figure).padStart(7)} | ${r.cpuCost.rounds.map(pct).join(', ').padEnd(50)}| ${(target === undefined ? '-' : `<= ${pct(target).slice(1)}`).padEnd(8)}| ${verdict}`,
     );
+  }
+  // Where the extra time goes, by kind of thread: a CPU profile samples the main thread only.
+  const threads = withCost.filter((r) => r.result?.threadUsPerRequest && r.baseline?.threadUsPerRequest);
+  if (threads.length > 0) {
+    const cell = (r, k) => `${r.result.threadUsPerRequest[k].toFixed(1)} / ${r.baseline.threadUsPerRequest[k].toFixed(1)}`.padEnd(14);
+    lines.push(
+      '',
+      'CPU us per request by thread, service / baseline (median of the rounds): main = JavaScript and the event loop; V8 = its workers (GC marking and scavenges, compiler); pool = libuv',
+      'case                                                    | main          | main, kernel  | V8            | pool          | other',
+      '--------------------------------------------------------|---------------|---------------|---------------|---------------|--------------',
+    );
+    for (const r of threads) lines.push(`${r.title.padEnd(56)}| ${cell(r, 'main')}| ${cell(r, 'mainSystem')}| ${cell(r, 'v8')}| ${cell(r, 'pool')}| ${cell(r, 'other')}`);
   }
   return lines;
 }

@@ -2,6 +2,7 @@
 // resolution from the apps' dependency trees, free ports.
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,8 +39,15 @@ export function settings() {
       .map((s) => s.trim())
       .filter(Boolean),
     profile: process.env.BENCH_PROFILE === '1',
-    // The CPU cost rows' pairs: measured over the same seconds (default) or one after the other.
-    costPairs: process.env.BENCH_COST_PAIRS === 'sequential' ? 'sequential' : 'concurrent',
+    perf: process.env.BENCH_PERF === '1',
+    // The CPU cost rows' pairs: driven in alternating short slices (default), over the same
+    // seconds (concurrent), or one after the other (sequential).
+    costPairs: ['sequential', 'concurrent'].includes(process.env.BENCH_COST_PAIRS) ? process.env.BENCH_COST_PAIRS : 'interleaved',
+    // BENCH_COST_PAIRS=interleaved: the length of one slice, in seconds.
+    costSlice: Math.max(1, int('BENCH_COST_SLICE', 2)),
+    // The CPU cost rows, one side driven at a time (interleaved, sequential): the measured
+    // processes on CPU 0, the load generator on CPU 1 (BENCH_COST_PIN=0: wherever the host puts them).
+    costPin: process.env.BENCH_COST_PIN !== '0' && availableParallelism() >= 2,
     // The CPU cost rows' load: requests per second on each side, 0 for as many as it answers.
     costRate: int('BENCH_COST_RATE', 0),
     // Another tree's build as every service case's baseline (before / after in one run).

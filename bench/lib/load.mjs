@@ -1,5 +1,5 @@
 // Drives a target with autocannon in a separate process (bench/load/load-process.mjs).
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { benchDir, nodeBin } from './common.mjs';
 
@@ -38,6 +38,8 @@ function startLoad(spec) {
       onResult.resolve(msg.result);
     } else if (msg.error) fail(new Error(`load generator: ${msg.error}`));
   });
+  // BENCH_COST_PIN: the generator on CPUs of its own, away from the measured process.
+  if (spec.cpus !== undefined && child.pid !== undefined) execFileSync('taskset', ['-a', '-p', '-c', spec.cpus, String(child.pid)], { stdio: 'ignore' });
   child.send({ spec });
   return { warm, result, go: () => child.send({ go: true }), stop: () => fail(new Error('stopped')) };
 }

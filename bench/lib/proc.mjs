@@ -1,7 +1,7 @@
 // Child processes of a run: services and baseline servers, started on free ports, with
 // their time to ready, their RSS, optional CPU profiles, and a clean stop.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -75,6 +75,38 @@ class Child {
     return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
   }
 
+  /**
+   * CPU time so far (ms) by kind of thread, from /proc/<pid>/task/<tid>/stat: `main` (JavaScript
+   * and the event loop), `v8` (V8's workers: concurrent marking, parallel scavenges, the
+   * optimising compiler), `pool` (libuv's pool: compression, crypto, file I/O) and `other`, and
+   * `mainSystem`, the kernel's part of `main` (system calls: the sockets);
+   * a thread that has ended since is missing from every figure after it.
+   */
+  cpuByThread() {
+    const by = { main: 0, mainSystem: 0, v8: 0, pool: 0, other: 0 };
+    if (this.exited) return by;
+    let tids;
+    try {
+      tids = readdirSync(`/proc/${this.pid}/task`);
+    } catch {
+      return by;
+    }
+    for (const tid of tids) {
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${this.pid}/task/${tid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const kind = Number(tid) === this.pid ? 'main' : comm.startsWith('V8') ? 'v8' : comm.startsWith('libuv') ? 'pool' : 'other';
+      by[kind] += (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+      if (kind === 'main') by.mainSystem += Number(fields[12]) * (1000 / CLOCK_TICKS);
+    }
+    return by;
+  }
+
   /** Starts the CPU profiler (BENCH_PROFILE=1 processes only). */
   startProfile() {
     this.proc.send('cpu-profile');
@@ -120,7 +152,7 @@ class Child {
 export async function startProcess(
   name,
   script,
-  { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [], nodeArgs: extraNodeArgs = [] } = {},
+  { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [], nodeArgs: extraNodeArgs = [], cpus } = {},
 ) {
   const port = await freePort();
   const nodeArgs = [...extraNodeArgs];
@@ -137,7 +169,10 @@ export async function startProcess(
   // The harness's own NODE_OPTIONS are not the child's; a child given some (the capped mode's) keeps them.
   if (env.NODE_OPTIONS === undefined) delete childEnv.NODE_OPTIONS;
   const started = performance.now();
-  const proc = spawn(nodeBin, [...nodeArgs, script, ...args], {
+  // `cpus` (BENCH_COST_PIN): the process and every thread it starts kept on those CPUs
+  // (`taskset` execs node, so the pid is node's).
+  const command = cpus === undefined ? [nodeBin] : ['taskset', '-c', cpus, nodeBin];
+  const proc = spawn(command[0], [...command.slice(1), ...nodeArgs, script, ...args], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
