@@ -12,6 +12,11 @@ import { ACCOUNT_API_PREFIX } from './common/account-api';
 import { defaultConsoleDir, serveConsole } from './console/console-files';
 import { CONSOLE_API_PREFIX, ConsoleProxy } from './console-proxy/console-proxy';
 import type { DirectoryConfig } from './config/directory.config';
+import { accountReadRoutes } from './common/account-direct-routes';
+import { AuthGroupsController } from './auth-groups/auth-groups.controller';
+import { AuthsController } from './auths/auths.controller';
+import { PermissionsController } from './permissions/permissions.controller';
+import { UsersController } from './users/users.controller';
 
 /**
  * Builds the account application with its real wiring (used by main and by the e2e suites);
@@ -44,6 +49,10 @@ export async function createAccountApp(
   // The console's calls on an app's data, signed here for the operator's session (docs/contract.md §12).
   app.use(CONSOLE_API_PREFIX, app.get(ConsoleProxy).handler());
   serveConsole(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir(), locationUrl: config.CONSOLE_LOCATION_URL });
+  // The reads of one record, past Express's router and Nest's pipeline (common/account-direct-routes.ts).
+  (app.getHttpAdapter() as FastPathAdapter).serveDirect(
+    accountReadRoutes(app, [UsersController, AuthsController, AuthGroupsController, PermissionsController]),
+  );
   return app;
 }
 

@@ -13,3 +13,8 @@ export function tagInterface(context: ExecutionContext, reflector: Reflector): n
   if (no !== undefined) context.switchToHttp().getRequest<TaggedRequest>()[INTERFACE_NO] = no;
   return no;
 }
+
+/** The interface number `@ApiInterface` gave a handler (what `tagInterface` puts on the request). */
+export function interfaceOf(handler: object): number | undefined {
+  return Reflect.getMetadata(INTERFACE_KEY, handler) as number | undefined;
+}

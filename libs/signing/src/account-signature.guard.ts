@@ -21,6 +21,12 @@ export interface AccountSignatureOptions {
 }
 export const ACCOUNT_SIGNATURE_OPTIONS = Symbol('ACCOUNT_SIGNATURE_OPTIONS');
 
+/** What `verifyRequest` found: the calling app, and its nonce still to claim. */
+export interface SignedCaller {
+  readonly app: RegisteredApp;
+  readonly nonce: string | undefined;
+}
+
 const DIGITS = /^\d{1,12}$/;
 const MAX_NONCE = 64;
 
@@ -53,6 +59,19 @@ export class AccountSignatureGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     tagInterface(context, this.reflector);
     const req = context.switchToHttp().getRequest<SignedRequest>();
+    const signed = this.verifyRequest(req);
+    await this.claimNonce(signed);
+    req[CALLER_APP] = signed.app;
+    return true;
+  }
+
+  /**
+   * docs/contract.md §2 up to the nonce's claim, which is left to `claimNonce`: the app whose
+   * credential signed `req`, and the nonce it sent. Throws the refusal. What it records (the
+   * credential's last use) is the same when it runs twice on one request (a direct route's
+   * check, then the guard's).
+   */
+  verifyRequest(req: SignedRequest): SignedCaller {
     refuseQueryOfWrite(req);
     const fields = withSigningHeaders(req, requestFields(req));
     const params = signedParams(req, fields);
@@ -77,12 +96,14 @@ export class AccountSignatureGuard implements CanActivate {
 
     const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
     if (!app) throw new ApiException(CommonCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
-    if (nonce !== undefined && this.nonces) {
-      const window = nonceTtlSeconds(maxSkewSeconds);
-      if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(CommonCodes.UNAUTHORIZED, 'replayed nonce');
-    }
-    req[CALLER_APP] = app;
-    return true;
+    return { app, nonce };
+  }
+
+  /** The nonce of a verified request, claimed once per timestamp window and app: a replay is refused. */
+  async claimNonce({ app, nonce }: SignedCaller): Promise<void> {
+    if (nonce === undefined || !this.nonces) return;
+    const window = nonceTtlSeconds(this.options.maxSkewSeconds);
+    if (!(await this.nonces.claim(app.appToken, nonce, window))) throw new ApiException(CommonCodes.UNAUTHORIZED, 'replayed nonce');
   }
 
   /** Why a signature does not match: a `user` header it does not cover is named as such. */

@@ -5,12 +5,15 @@ import type { RegisteredApp } from './credentials';
 export const CALLER_APP = Symbol('callerApp');
 export type SignedRequest = Request & { [CALLER_APP]?: RegisteredApp };
 
-/** The app whose signature the guard verified (route parameter decorator). */
-export const CallerApp = createParamDecorator((_: unknown, ctx: ExecutionContext): RegisteredApp => {
+/** What `@CallerApp()` gives a handler (its factory: a direct route recognises the decorator by it). */
+export function callerAppOf(_: unknown, ctx: ExecutionContext): RegisteredApp {
   const app = ctx.switchToHttp().getRequest<SignedRequest>()[CALLER_APP];
   if (!app) throw new Error('CallerApp used on a route without a signature guard');
   return app;
-});
+}
+
+/** The app whose signature the guard verified (route parameter decorator). */
+export const CallerApp = createParamDecorator(callerAppOf);
 
 /**
  * The calling app of a request, the key of the services' rate limit: the app whose signature

@@ -1,7 +1,7 @@
 import { type INestApplication, type PipeTransform } from '@nestjs/common';
-import { GUARDS_METADATA, INTERCEPTORS_METADATA, PATH_METADATA, PIPES_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { type DirectRoute, RATE_LIMIT, type RateLimit, writeJson } from '@geoaccount/http';
+import { type DirectRoute, RATE_LIMIT, type RateLimit, refuseUnrunSteps, writeJson } from '@geoaccount/http';
 import { APP_LOGGER, type AppLogger } from '@geoaccount/observability';
 import {
   APP_REGISTRY,
@@ -46,7 +46,7 @@ export function lbsDirectRoutes(app: INestApplication): DirectRoute<LbsAdmitted>
   const guards = (Reflect.getMetadata(GUARDS_METADATA, LbsController) as unknown[] | undefined) ?? [];
   if (guards.length !== 1 || guards[0] !== LbsSignatureGuard)
     throw new Error('lbsDirectRoutes: LbsController must have LbsSignatureGuard as its only guard');
-  refuseMoreSteps(LbsController, 'LbsController');
+  refuseUnrunSteps(LbsController, 'LbsController');
 
   const base = String(Reflect.getMetadata(PATH_METADATA, LbsController));
   const prototype = LbsController.prototype as unknown as Record<string, LbsHandler>;
@@ -54,7 +54,7 @@ export function lbsDirectRoutes(app: INestApplication): DirectRoute<LbsAdmitted>
     const handler = prototype[name]!;
     const op = typeof handler === 'function' ? lbsOperationOf(handler) : undefined;
     if (!op) return [];
-    refuseMoreSteps(handler, `LbsController.${name}`, [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA]);
+    refuseUnrunSteps(handler, `LbsController.${name}`, { handler: true });
     const pipe = queryPipeOf(name);
     const route: DirectRoute<LbsAdmitted> = {
       path: `/${base}/${String(Reflect.getMetadata(PATH_METADATA, handler))}`,
@@ -79,14 +79,6 @@ export function lbsDirectRoutes(app: INestApplication): DirectRoute<LbsAdmitted>
     };
     return [route];
   });
-}
-
-/** Throws when `target` has interceptors or pipes (a handler: or guards) of its own: a direct route would skip them. */
-function refuseMoreSteps(target: object, name: string, keys = [INTERCEPTORS_METADATA, PIPES_METADATA]): void {
-  for (const key of keys) {
-    const steps = Reflect.getMetadata(key, target) as unknown[] | undefined;
-    if (steps && steps.length > 0) throw new Error(`lbsDirectRoutes: ${name} has ${key}, which its direct route does not run`);
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Controller, Get, type INestApplication, Module, Query } from '@nestjs/common';
+import { Controller, Get, type INestApplication, Module, Param, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
@@ -29,7 +29,23 @@ class ThingsController {
     answeredBy.push('nest');
     return answer(checked(query));
   }
+
+  @Get('item/:id/part/:part')
+  item(@Param('id') id: string, @Param('part') part: string) {
+    answeredBy.push('nest');
+    return { response_code: '90000', response_message: 'success', id, part };
+  }
 }
+
+/** A route with path parameters: what the router's `req.params` holds, answered as the controller does. */
+const directItem: DirectRoute<Record<string, string>> = {
+  path: '/things/item/:id/part/:part',
+  admit: (req) => ({ ...(req.params as Record<string, string>) }),
+  async serve(_req, res, params) {
+    answeredBy.push('direct');
+    writeJson(res, 200, { response_code: '90000', response_message: 'success', id: params.id, part: params.part });
+  },
+};
 
 const direct: DirectRoute<Record<string, unknown>> = {
   path: '/things/one',
@@ -66,7 +82,7 @@ async function boot(withDirect: boolean): Promise<INestApplication> {
   applyHttpDefaults(app, accountEnvelope, { shutdownHooks: false, validationPipe: false });
   app.use(mark('first'));
   app.use(mark('second'));
-  if (withDirect) (app.getHttpAdapter() as FastPathAdapter).serveDirect([direct]);
+  if (withDirect) (app.getHttpAdapter() as FastPathAdapter).serveDirect([direct, directItem]);
   app.use(mark('after'));
   await app.init();
   return app;
@@ -137,6 +153,27 @@ describe('direct routes (FastPathAdapter.serveDirect)', () => {
     }
   });
 
+  it('fills path parameters as the router does (percent-decoded), and leaves other shapes to it', async () => {
+    const served = ['/things/item/42/part/a', '/things/item/%E5%8C%97%E4%BA%AC/part/a%2Fb%20c', '/things/item/x/part/y?n=1'];
+    for (const url of served) {
+      answeredBy.length = 0;
+      const expected = await seen(framework, 'get', url);
+      const got = await seen(fast, 'get', url);
+      expect([url, answeredBy]).toEqual([url, ['nest', 'direct']]);
+      const { 'x-after-query': _q, 'x-after-fields': _f, ...before } = expected.headers;
+      expect(got).toEqual({ ...expected, headers: { ...before, 'x-steps': 'first,second' } });
+    }
+    expect(JSON.parse((await seen(fast, 'get', served[1]!)).body)).toMatchObject({ id: '北京', part: 'a/b c' });
+    const routed = ['/things/item//part/a', '/things/item/1/part/', '/things/item/1/part/2/', '/things/item/1/Part/2', '/things/item/%E0%A4%A/part/2', '/things/item/1/part/2/3'];
+    for (const url of routed) {
+      answeredBy.length = 0;
+      const expected = await seen(framework, 'get', url);
+      const got = await seen(fast, 'get', url);
+      expect([url, got]).toEqual([url, expected]);
+      expect([url, answeredBy.filter((by) => by === 'direct')]).toEqual([url, []]);
+    }
+  });
+
   it("sends what the answer throws to the application's exception filter, as Nest would", async () => {
     for (const url of ['/things/one?n=1&fail=api', '/things/one?n=1&fail=bug']) {
       answeredBy.length = 0;
@@ -164,6 +201,7 @@ describe('direct routes (FastPathAdapter.serveDirect)', () => {
     try {
       const otherAdapter = other.getHttpAdapter() as FastPathAdapter;
       expect(() => otherAdapter.serveDirect([{ ...direct, path: 'things/one' }])).toThrow(/absolute path/);
+      expect(() => otherAdapter.serveDirect([{ ...direct, path: '/things/:id-x' }])).toThrow(/whole segment/);
     } finally {
       await other.close();
     }

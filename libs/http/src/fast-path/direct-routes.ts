@@ -8,9 +8,10 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
  */
 export interface DirectRoute<A = unknown> {
   /**
-   * The route's path as the application declares it (`/lbsapi/api/lbsQuery`), matched
-   * exactly; another spelling the router would accept (case, a trailing slash) goes through
-   * the router.
+   * The route's path as the application declares it (`/lbsapi/api/lbsQuery`,
+   * `/account/v1.0.1/users/:user_login_id`), matched exactly, a `:name` segment matching one
+   * non-empty segment (percent-decoded into `req.params.name`, as Express's router does);
+   * another spelling the router would accept (case, a trailing slash) goes through the router.
    */
   readonly path: string;
   /**
@@ -37,6 +38,14 @@ interface Entry {
   readonly info: DirectRouteInfo;
 }
 
+/** A route with `:name` segments: its fixed start, then its segments (a name where a parameter is). */
+interface ParamEntry extends Entry {
+  readonly prefix: string;
+  readonly segments: readonly { readonly text: string; readonly param: boolean }[];
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * Fast path "direct routes": the HTTP server's request listener serves the GET routes given
  * here itself and hands every other request to Express. Why: on the service's hottest read
@@ -53,6 +62,7 @@ interface Entry {
  */
 export class DirectRoutes {
   private readonly routes = new Map<string, Entry>();
+  private readonly paramRoutes: ParamEntry[] = [];
   /** The application parses queries with `node:querystring` (`useQueryParsedOnce`): this can too. */
   private readonly plainQueries: boolean;
 
@@ -66,8 +76,22 @@ export class DirectRoutes {
     for (const route of routes) {
       if (!route.path.startsWith('/') || route.path.includes('?'))
         throw new Error(`direct route ${route.path}: an absolute path without a query`);
-      if (this.routes.has(route.path)) throw new Error(`direct route ${route.path}: given twice`);
-      this.routes.set(route.path, { route, info: Object.freeze({ path: route.path, methods: Object.freeze({ get: true }) }) });
+      if (this.routes.has(route.path) || this.paramRoutes.some((e) => e.info.path === route.path))
+        throw new Error(`direct route ${route.path}: given twice`);
+      const info = Object.freeze({ path: route.path, methods: Object.freeze({ get: true }) });
+      const colon = route.path.indexOf('/:');
+      if (colon < 0) {
+        this.routes.set(route.path, { route, info });
+        continue;
+      }
+      const prefix = route.path.slice(0, colon + 1);
+      const segments = route.path
+        .slice(colon + 1)
+        .split('/')
+        .map((part) => (part.startsWith(':') ? { text: part.slice(1), param: true } : { text: part, param: false }));
+      if (segments.some((seg) => seg.text === '' || (seg.param && !PARAM_NAME.test(seg.text))))
+        throw new Error(`direct route ${route.path}: a parameter is ":name" and fills a whole segment`);
+      this.paramRoutes.push({ route, info, prefix, segments });
     }
   }
 
@@ -80,14 +104,27 @@ export class DirectRoutes {
     if (message.method !== 'GET') return false;
     const url = message.url ?? '';
     const q = url.indexOf('?');
-    const entry = this.routes.get(q < 0 ? url : url.slice(0, q));
-    if (!entry) return false;
+    const path = q < 0 ? url : url.slice(0, q);
+    let entry: Entry | undefined = this.routes.get(path);
+    let params = NO_PARAMS;
+    if (!entry) {
+      for (const candidate of this.paramRoutes) {
+        const found = paramsOf(candidate, path);
+        if (found) {
+          entry = candidate;
+          params = found;
+          break;
+        }
+      }
+      if (!entry) return false;
+    }
     const req = message as Request & { route?: DirectRouteInfo };
     const res = response as Response;
     // The query as Express's getter would parse it (`parseurl` then the parser), from the `?` found
     // above; a URL that `parseurl` would hand to `url.parse` takes the getter's way.
     const query = this.plainQueries && q >= 0 && !UNUSUAL_URL.test(url) ? parseQueryString(url.slice(q + 1)) : undefined;
     expressFields(this.express, req, res, query);
+    if (params !== NO_PARAMS) req.params = params;
     const admitted = entry.route.admit(req);
     if (admitted === undefined) return false;
     req.route = entry.info;
@@ -116,6 +153,41 @@ export class DirectRoutes {
     };
     next();
   }
+}
+
+/** A parameter's name, as path-to-regexp reads one. */
+const PARAM_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * The parameters of `path` if it is `entry`'s route: each `:name` one non-empty segment,
+ * percent-decoded; undefined when it is not, or when a segment does not decode (Express's
+ * router answers that one itself, 400).
+ */
+function paramsOf(entry: ParamEntry, path: string): Record<string, string> | undefined {
+  if (!path.startsWith(entry.prefix)) return undefined;
+  const parts = path.slice(entry.prefix.length).split('/');
+  const segments = entry.segments;
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const part = parts[i]!;
+    if (!seg.param) {
+      if (part !== seg.text) return undefined;
+      continue;
+    }
+    if (part === '') return undefined;
+    if (!part.includes('%')) {
+      params[seg.text] = part;
+      continue;
+    }
+    try {
+      params[seg.text] = decodeURIComponent(part);
+    } catch {
+      return undefined;
+    }
+  }
+  return params;
 }
 
 /** Characters after which `parseurl` parses a URL with `url.parse` instead of splitting it at `?`. */

@@ -8,3 +8,4 @@ export * from './zone-clock';
 export * from './router-methods';
 export * from './header-block';
 export * from './direct-routes';
+export * from './route-steps';
