@@ -125,6 +125,21 @@ describe('direct routes (FastPathAdapter.serveDirect)', () => {
     expect(got.headers['x-first-fields']).toBe(`${url} top /things/one function`);
   });
 
+  it("gets requests from the server with Express's prototypes already: a direct answer changes none", async () => {
+    const setPrototypeOf = jest.spyOn(Object, 'setPrototypeOf');
+    try {
+      answeredBy.length = 0;
+      const got = await seen(fast, 'get', '/things/one?n=7');
+      expect([got.status, answeredBy]).toEqual([200, ['direct']]);
+      expect(setPrototypeOf).not.toHaveBeenCalled();
+      // The router still sets its own on what it routes (app.handle), as before.
+      await seen(fast, 'get', '/things/one/?n=7');
+      expect(setPrototypeOf).toHaveBeenCalled();
+    } finally {
+      setPrototypeOf.mockRestore();
+    }
+  });
+
   it('leaves a request it would refuse to the framework, which answers the refusal', async () => {
     for (const url of ['/things/one?n=x', '/things/one', '/things/one?n=1&n=2']) {
       answeredBy.length = 0;

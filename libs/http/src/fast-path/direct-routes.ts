@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 
@@ -190,12 +190,42 @@ function paramsOf(entry: ParamEntry, path: string): Record<string, string> | und
   return params;
 }
 
+/** The request and response classes of an application's HTTP server (`expressClasses`). */
+export interface ExpressClasses {
+  readonly IncomingMessage: typeof IncomingMessage;
+  readonly ServerResponse: typeof ServerResponse;
+}
+
+const classesOf = new WeakMap<Express, ExpressClasses>();
+
+/**
+ * Fast path "Express's prototypes from the start": classes for the HTTP server
+ * (`createServer({ IncomingMessage, ServerResponse }, app)`) whose requests and responses have
+ * Express's `app.request` / `app.response` in their prototype chain when Node makes them, so a
+ * direct route need not change each one's prototype (`Object.setPrototypeOf`, which V8 pays
+ * with a new hidden class per object: `expressFields` was 11% of a cached lbsQuery's CPU).
+ * Express's own `app.handle` still sets its prototypes on what it routes, as before.
+ */
+export function expressClasses(express: Express): ExpressClasses {
+  let classes = classesOf.get(express);
+  if (!classes) {
+    class ExpressRequest extends IncomingMessage {}
+    Object.setPrototypeOf(ExpressRequest.prototype, express.request);
+    class ExpressResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {}
+    Object.setPrototypeOf(ExpressResponse.prototype, express.response);
+    classes = { IncomingMessage: ExpressRequest, ServerResponse: ExpressResponse };
+    classesOf.set(express, classes);
+  }
+  return classes;
+}
+
 /** Characters after which `parseurl` parses a URL with `url.parse` instead of splitting it at `?`. */
 const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 
 /**
  * What Express 5's `app.handle` and router give a request they route to a top-level route:
- * the two prototypes (with `req.app`), the circular references, `res.locals`, `originalUrl`,
+ * the two prototypes (with `req.app`; already in place when the server made them with
+ * `expressClasses`), the circular references, `res.locals`, `originalUrl`,
  * `baseUrl` and `params`; and the query parsed once as a plain property (`parseQueryOnce`),
  * `query` when the caller has parsed it.
  * A request left to Express afterwards gets the same again from Express.
@@ -203,8 +233,10 @@ const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 function expressFields(express: Express, req: Request, res: Response, query: Request['query'] | undefined): void {
   req.res = res;
   res.req = req;
-  Object.setPrototypeOf(req, express.request);
-  Object.setPrototypeOf(res, express.response);
+  // Made by the server with Express's prototypes already (`expressClasses`): nothing to change.
+  const classes = classesOf.get(express);
+  if (Object.getPrototypeOf(req) !== classes?.IncomingMessage.prototype) Object.setPrototypeOf(req, express.request);
+  if (Object.getPrototypeOf(res) !== classes?.ServerResponse.prototype) Object.setPrototypeOf(res, express.response);
   if (!res.locals) res.locals = Object.create(null) as Response['locals'];
   req.originalUrl = req.url;
   req.baseUrl = '';

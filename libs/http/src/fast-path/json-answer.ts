@@ -1,9 +1,9 @@
-import type { Server } from 'node:http';
-import { type ExceptionFilter, StreamableFile } from '@nestjs/common';
+import { type Server, createServer } from 'node:http';
+import { type ExceptionFilter, type NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, RequestHandler, Response } from 'express';
-import { type DirectRoute, DirectRoutes } from './direct-routes';
+import { type DirectRoute, DirectRoutes, expressClasses } from './direct-routes';
 
 const SENT_BODY = Symbol('sentBody');
 type WithBody = Response & { [SENT_BODY]?: unknown };
@@ -92,6 +92,20 @@ export class FastPathAdapter extends ExpressAdapter {
       return response;
     }
     return super.reply(response, body, statusCode);
+  }
+
+  /**
+   * The HTTP server, made with Express's request and response prototypes in place
+   * (`expressClasses`, fast path "Express's prototypes from the start"); with HTTPS, a 503 while
+   * closing or forced closes (options the services do not use), Nest's own server.
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections) {
+      super.initHttpServer(options);
+      return;
+    }
+    const express = this.getInstance<Express>();
+    this.httpServer = createServer(expressClasses(express), express);
   }
 
   override use(...args: unknown[]): unknown {
