@@ -3,8 +3,8 @@
  * the same answers, headers and refusals as through Express's router and Nest, which still
  * serve every other spelling of their paths (here: a trailing slash, signed as sent).
  */
-import type { Express } from 'express';
 import { accountPath, type TestAccountClient } from '@geoaccount/client/internal';
+import { routedByExpress as routedByTheRouter } from '@geoaccount/testing';
 import { type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth, seedGroup } from './support/fixtures';
 import { seedUser } from './support/user-fixtures';
@@ -41,17 +41,7 @@ describe('account direct routes (the reads of one record)', () => {
   });
   afterAll(() => h?.close());
 
-  /** How many requests reached Express's `app.handle` (the router) while `during` ran. */
-  async function routedByExpress(during: () => Promise<unknown>): Promise<number> {
-    const express = h.app.getHttpAdapter().getInstance() as Express & { handle: (...args: unknown[]) => unknown };
-    const spy = jest.spyOn(express, 'handle');
-    try {
-      await during();
-      return spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
-  }
+  const routedByExpress = (during: () => Promise<unknown>) => routedByTheRouter(h.app, during);
 
   it.each(READS)('%s: answered without the router, as the router answers its other spelling', async (_name, segments, ids) => {
     const path = accountPath(...segments);

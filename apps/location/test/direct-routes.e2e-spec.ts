@@ -3,8 +3,8 @@
  * the same answers, headers, refusals, rate limit and accounting lines as through Express's
  * router and Nest, which still serve every other spelling of their paths.
  */
-import type { Express } from 'express';
 import { DEMO_APP } from '@geoaccount/signing';
+import { routedByExpress as routedByTheRouter } from '@geoaccount/testing';
 import { type LocationSession, sessionOnSharedRedis } from './support/location-session';
 
 type Op = 'lbsQuery' | 'addressQuery' | 'baseStationQuery';
@@ -36,17 +36,8 @@ async function get(
   return { status: res.status, headers: seen, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** How many requests reached Express's `app.handle` (the router) while `run` ran. */
-async function routedByExpress(s: LocationSession, during: () => Promise<unknown>): Promise<number> {
-  const express = s.app.getHttpAdapter().getInstance() as Express & { handle: (...args: unknown[]) => unknown };
-  const spy = jest.spyOn(express, 'handle');
-  try {
-    await during();
-    return spy.mock.calls.length;
-  } finally {
-    spy.mockRestore();
-  }
-}
+/** How many requests reached Express's router while `during` ran. */
+const routedByExpress = (s: LocationSession, during: () => Promise<unknown>) => routedByTheRouter(s.app, during);
 
 describe('location direct routes', () => {
   const run = sessionOnSharedRedis('direct');

@@ -4,3 +4,4 @@ export * from './otlp-receiver';
 export * from './import-graph';
 export * from './timing';
 export * from './prism-client';
+export * from './express-routing';
