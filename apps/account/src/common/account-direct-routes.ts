@@ -30,11 +30,11 @@ type ReadHandler = (this: unknown, ...args: unknown[]) => Promise<unknown>;
  * The signed API's reads of one record as direct routes (libs/http's fast path "direct routes"):
  * every GET handler of `controllers` that takes `(@CallerApp() app, @PathId(…) id…, @Query() _:
  * NoFieldsQuery)`, e.g. `GET /users/{user_login_id}`, at its path, with the steps Nest runs
- * for it in its order — the global `AccountApiGuard`'s signature check
- * (`AccountSignatureGuard.verifyRequest`, the nonce claimed before the handler runs), the rate
- * limit, the path ids' pipes, the query's refusal of any field but the envelope's — then the
- * handler itself and the adapter's `reply`, as Nest calls them. A request one of these steps
- * would refuse is left to Nest, which answers the refusal. Why: Express's router and Nest's
+ * for it — the global `AccountApiGuard`'s signature check (`AccountSignatureGuard.verifyRequest`;
+ * the nonce is claimed before the handler runs), the rate limit, the path ids' pipes, the
+ * query's refusal of any field but the envelope's — then the handler itself and the adapter's
+ * `reply`, as Nest calls them. A request one of these steps would refuse is left to Nest, which
+ * answers the refusal (in its own order of steps). Why: Express's router and Nest's
  * per-request execution context were about a fifth of such a read's CPU
  * (docs/performance.md, "Direct routes for the account reads").
  *
