@@ -21,7 +21,13 @@ const READS: Array<[string, string[], Ids]> = [
 ];
 
 /** A signed GET of `path` (a service path, spelled as given), its answer without the per-request headers. */
-async function read(client: TestAccountClient, path: string, ids: Ids, tweaks: Parameters<TestAccountClient['request']>[4] = {}, query = {}) {
+async function read(
+  client: TestAccountClient,
+  path: string,
+  ids: Ids,
+  tweaks: Parameters<TestAccountClient['request']>[4] = {},
+  query = {},
+) {
   const res = await client.request('GET', path, query, ids, tweaks);
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
@@ -68,9 +74,24 @@ describe('account direct routes (the reads of one record)', () => {
     const path = accountPath('users', 'reader');
     const ids = { user_login_id: 'reader' };
     const cases: Array<[string, () => Promise<Awaited<ReturnType<typeof read>>>, number, Record<string, unknown>]> = [
-      ['bad signature', () => read(h.a, path, ids, { signature: '0'.repeat(64) }), 401, { response_code: '90401', response_message: 'bad signature' }],
-      ['unknown app', () => read(h.a, path, ids, { appToken: 'app-unknown' }), 401, { response_code: '90401', response_message: 'unknown app_token' }],
-      ['unknown field', () => read(h.a, path, ids, {}, { extra: '1' }), 400, { response_code: '90100', response_message: 'unknown field extra' }],
+      [
+        'bad signature',
+        () => read(h.a, path, ids, { signature: '0'.repeat(64) }),
+        401,
+        { response_code: '90401', response_message: 'bad signature' },
+      ],
+      [
+        'unknown app',
+        () => read(h.a, path, ids, { appToken: 'app-unknown' }),
+        401,
+        { response_code: '90401', response_message: 'unknown app_token' },
+      ],
+      [
+        'unknown field',
+        () => read(h.a, path, ids, {}, { extra: '1' }),
+        400,
+        { response_code: '90100', response_message: 'unknown field extra' },
+      ],
       [
         'id too long',
         () => read(h.a, accountPath('users', 'x'.repeat(65)), { user_login_id: 'x'.repeat(65) }),
@@ -86,7 +107,9 @@ describe('account direct routes (the reads of one record)', () => {
     }
     // A segment that does not decode: the router's own answer, whatever it is.
     let malformed: Awaited<ReturnType<typeof read>> | undefined;
-    expect(await routedByExpress(async () => (malformed = await read(h.a, '/account/v1.0.1/users/%E0%A4%A', {}, { signature: '0'.repeat(64) })))).toBe(1);
+    expect(
+      await routedByExpress(async () => (malformed = await read(h.a, '/account/v1.0.1/users/%E0%A4%A', {}, { signature: '0'.repeat(64) }))),
+    ).toBe(1);
     expect(malformed!.status).toBeGreaterThanOrEqual(400);
   });
 

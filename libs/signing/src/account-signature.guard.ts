@@ -95,7 +95,8 @@ export class AccountSignatureGuard implements CanActivate {
       throw new InvalidParameterException('nonce');
 
     const app = this.verify(candidates, req.method, fields.app_token as string, requestPath(req), params, fields.signature);
-    if (!app) throw new ApiException(CommonCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
+    if (!app)
+      throw new ApiException(CommonCodes.UNAUTHORIZED, this.refusal(candidates, fields.app_token as string, req, params, fields.signature));
     return { app, nonce };
   }
 

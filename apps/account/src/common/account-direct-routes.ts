@@ -50,7 +50,8 @@ export function accountReadRoutes(app: INestApplication, controllers: readonly T
   const envelopeFields = new Set<string>([...SIGNATURE_FIELD_NAMES, ...PATH_ID_FIELDS]);
   return controllers.flatMap((controllerClass) => {
     const base = String(Reflect.getMetadata(PATH_METADATA, controllerClass));
-    if (!base.startsWith(ACCOUNT_API_PREFIX)) throw new Error(`accountReadRoutes: ${controllerClass.name} is not under ${ACCOUNT_API_PREFIX}`);
+    if (!base.startsWith(ACCOUNT_API_PREFIX))
+      throw new Error(`accountReadRoutes: ${controllerClass.name} is not under ${ACCOUNT_API_PREFIX}`);
     const guards = Reflect.getMetadata(GUARDS_METADATA, controllerClass) as unknown[] | undefined;
     if (guards && guards.length > 0) throw new Error(`accountReadRoutes: ${controllerClass.name} has guards of its own`);
     refuseUnrunSteps(controllerClass, controllerClass.name);
@@ -65,7 +66,8 @@ export function accountReadRoutes(app: INestApplication, controllers: readonly T
       const where = `${controllerClass.name}.${name}`;
       refuseUnrunSteps(handler, where, { handler: true });
       for (const key of [HTTP_CODE_METADATA, HEADERS_METADATA, REDIRECT_METADATA]) {
-        if (Reflect.getMetadata(key, handler) !== undefined) throw new Error(`accountReadRoutes: ${where} has ${key}, which its direct route does not apply`);
+        if (Reflect.getMetadata(key, handler) !== undefined)
+          throw new Error(`accountReadRoutes: ${where} has ${key}, which its direct route does not apply`);
       }
       const interfaceNo = interfaceOf(handler);
       const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
@@ -130,7 +132,12 @@ function readArgsOf(controllerClass: Type, name: string): ReadArg[] | undefined 
       callers++;
     } else if (key === `${RouteParamtypes.PARAM}:${arg.index}` && typeof arg.data === 'string' && pipes.length === 1) {
       args[arg.index] = { kind: 'id', name: arg.data, pipe: pipes[0]! };
-    } else if (key === `${RouteParamtypes.QUERY}:${arg.index}` && arg.data === undefined && pipes.length === 0 && types[arg.index] === NoFieldsQuery) {
+    } else if (
+      key === `${RouteParamtypes.QUERY}:${arg.index}` &&
+      arg.data === undefined &&
+      pipes.length === 0 &&
+      types[arg.index] === NoFieldsQuery
+    ) {
       args[arg.index] = { kind: 'query' };
       queries++;
     } else return undefined;

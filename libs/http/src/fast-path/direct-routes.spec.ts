@@ -121,7 +121,15 @@ describe('direct routes (FastPathAdapter.serveDirect)', () => {
     // The middleware added after serveDirect does not apply to the direct route.
     const { 'x-after-query': _q, 'x-after-fields': _f, ...before } = expected.headers;
     expect(got).toEqual({ ...expected, headers: { ...before, 'x-steps': 'first,second' } });
-    expect(JSON.parse(decodeURIComponent(got.headers['x-first-query']!))).toEqual({ n: '42', x: 'a b', y: '北京', z: '', w: '1 2', e: '', '%zz': '%' });
+    expect(JSON.parse(decodeURIComponent(got.headers['x-first-query']!))).toEqual({
+      n: '42',
+      x: 'a b',
+      y: '北京',
+      z: '',
+      w: '1 2',
+      e: '',
+      '%zz': '%',
+    });
     expect(got.headers['x-first-fields']).toBe(`${url} top /things/one function`);
   });
 
@@ -179,7 +187,14 @@ describe('direct routes (FastPathAdapter.serveDirect)', () => {
       expect(got).toEqual({ ...expected, headers: { ...before, 'x-steps': 'first,second' } });
     }
     expect(JSON.parse((await seen(fast, 'get', served[1]!)).body)).toMatchObject({ id: '北京', part: 'a/b c' });
-    const routed = ['/things/item//part/a', '/things/item/1/part/', '/things/item/1/part/2/', '/things/item/1/Part/2', '/things/item/%E0%A4%A/part/2', '/things/item/1/part/2/3'];
+    const routed = [
+      '/things/item//part/a',
+      '/things/item/1/part/',
+      '/things/item/1/part/2/',
+      '/things/item/1/Part/2',
+      '/things/item/%E0%A4%A/part/2',
+      '/things/item/1/part/2/3',
+    ];
     for (const url of routed) {
       answeredBy.length = 0;
       const expected = await seen(framework, 'get', url);
