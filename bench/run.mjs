@@ -162,7 +162,9 @@ function joinSlices(slices) {
     ...joined,
     rounds: undefined,
     cpuUsPerRequest: weighted((r) => r.cpuUsPerRequest),
-    threadUsPerRequest: Object.fromEntries(Object.keys(slices[0].threadUsPerRequest).map((k) => [k, weighted((r) => r.threadUsPerRequest[k])])),
+    threadUsPerRequest: Object.fromEntries(
+      Object.keys(slices[0].threadUsPerRequest).map((k) => [k, weighted((r) => r.threadUsPerRequest[k])]),
+    ),
     pgPerRequest: weighted((r) => r.pgPerRequest ?? NaN),
     redisPerRequest: weighted((r) => r.redisPerRequest ?? NaN),
   };
@@ -181,7 +183,15 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
   let stEnd;
   const profile = s.profile && round === 0;
   return {
-    spec: { url, connections: s.connections, duration: s.duration, warmup: round === 0 || fresh ? s.warmup : 0, workers: s.workers, round, ...spec },
+    spec: {
+      url,
+      connections: s.connections,
+      duration: s.duration,
+      warmup: round === 0 || fresh ? s.warmup : 0,
+      workers: s.workers,
+      round,
+      ...spec,
+    },
     onMeasureStart: async () => {
       // BENCH_PERF=1: the main thread's native profile (V8's builtins, its runtime, the GC, libc)
       // over a process's first measured window; JavaScript named through --perf-basic-prof.
@@ -205,8 +215,16 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
         perf.kill('SIGINT');
         await exited;
         say(`  perf of ${label}: ${perfFile.replace(`${root}/`, '')}`);
-        const report = spawnSync('perf', ['report', '-i', perfFile, '--stdio', '--no-children', '--sort', 'dso,sym', '--percent-limit', '0.7'], { encoding: 'utf8' });
-        for (const line of report.stdout.split('\n').filter((l) => /^\s+\d/.test(l)).slice(0, 40)) say(`    ${line.trim()}`);
+        const report = spawnSync(
+          'perf',
+          ['report', '-i', perfFile, '--stdio', '--no-children', '--sort', 'dso,sym', '--percent-limit', '0.7'],
+          { encoding: 'utf8' },
+        );
+        for (const line of report.stdout
+          .split('\n')
+          .filter((l) => /^\s+\d/.test(l))
+          .slice(0, 40))
+          say(`    ${line.trim()}`);
       }
       if (profile) profileFile = await target.stopProfile();
       stEnd = await target.statements();
@@ -275,7 +293,11 @@ function combine(runs) {
     mismatches: sum('mismatches'),
     statusCodes,
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
-    threadUsPerRequest: runs[0].threadUsPerRequest && Object.fromEntries(Object.keys(runs[0].threadUsPerRequest).map((k) => [k, median(runs.map((r) => r.threadUsPerRequest?.[k] ?? NaN))])),
+    threadUsPerRequest:
+      runs[0].threadUsPerRequest &&
+      Object.fromEntries(
+        Object.keys(runs[0].threadUsPerRequest).map((k) => [k, median(runs.map((r) => r.threadUsPerRequest?.[k] ?? NaN))]),
+      ),
     pgPerRequest: median(runs.map((r) => r.pgPerRequest ?? NaN)),
     redisPerRequest: median(runs.map((r) => r.redisPerRequest ?? NaN)),
     rounds: runs.map((r) => ({
@@ -425,12 +447,21 @@ async function runCase(c, index, total, targets) {
             const procs = [];
             try {
               for (const { name, side } of group) {
-                const proc = await start(name, side.script, { env: side.env, profile: s.profile && r === 0, ...(pin ? { cpus: '0' } : {}) });
+                const proc = await start(name, side.script, {
+                  env: side.env,
+                  profile: s.profile && r === 0,
+                  ...(pin ? { cpus: '0' } : {}),
+                });
                 procs.push(proc);
                 await preflight(proc.url, side.spec, name);
               }
               const results = await measureTogether(
-                group.map(({ name, side }, i) => ({ url: procs[i].url, spec: { connections, ...side.spec, ...rate, ...(pin ? { cpus: '1' } : {}) }, target: procs[i], label: name })),
+                group.map(({ name, side }, i) => ({
+                  url: procs[i].url,
+                  spec: { connections, ...side.spec, ...rate, ...(pin ? { cpus: '1' } : {}) },
+                  target: procs[i],
+                  label: name,
+                })),
                 r,
               );
               group.forEach(({ runs }, i) => runs.push(results[i]));
@@ -455,7 +486,11 @@ async function runCase(c, index, total, targets) {
       await preflight(svcTarget.url, svcSpec, c.service ?? c.id);
       if (plan.baseline) {
         b = plan.baseline.image
-          ? await startAsImage(`${c.id}-baseline`, plan.baseline.image, plan.baseline.script, { env: plan.baseline.env, profile: s.profile, timeoutMs: 120_000 })
+          ? await startAsImage(`${c.id}-baseline`, plan.baseline.image, plan.baseline.script, {
+              env: plan.baseline.env,
+              profile: s.profile,
+              timeoutMs: 120_000,
+            })
           : await start(`${c.id}-baseline`, plan.baseline.script, { env: plan.baseline.env, profile: s.profile });
         await preflight(b.url, plan.baseline.spec, `${c.id} baseline`);
       }
@@ -854,7 +889,8 @@ function costTableLines(all) {
     const target = r.costTarget;
     let verdict = '-';
     if (r.noiseFloor) verdict = 'noise floor';
-    else if (target !== undefined && noise !== undefined && noise > target) verdict = r.cpuCost.figure <= target ? 'not shown (within the noise)' : 'NOT met';
+    else if (target !== undefined && noise !== undefined && noise > target)
+      verdict = r.cpuCost.figure <= target ? 'not shown (within the noise)' : 'NOT met';
     else if (target !== undefined) verdict = r.cpuCost.figure <= target ? 'met' : 'NOT met';
     lines.push(
       `${r.title.padEnd(56)}| ${pct(r.cpuCost.figure).padStart(7)} | ${r.cpuCost.rounds.map(pct).join(', ').padEnd(50)}| ${(target === undefined ? '-' : `<= ${pct(target).slice(1)}`).padEnd(8)}| ${verdict}`,
@@ -870,7 +906,10 @@ function costTableLines(all) {
       'case                                                    | main          | main, kernel  | V8            | pool          | other',
       '--------------------------------------------------------|---------------|---------------|---------------|---------------|--------------',
     );
-    for (const r of threads) lines.push(`${r.title.padEnd(56)}| ${cell(r, 'main')}| ${cell(r, 'mainSystem')}| ${cell(r, 'v8')}| ${cell(r, 'pool')}| ${cell(r, 'other')}`);
+    for (const r of threads)
+      lines.push(
+        `${r.title.padEnd(56)}| ${cell(r, 'main')}| ${cell(r, 'mainSystem')}| ${cell(r, 'v8')}| ${cell(r, 'pool')}| ${cell(r, 'other')}`,
+      );
   }
   return lines;
 }

@@ -39,7 +39,8 @@ function startLoad(spec) {
     } else if (msg.error) fail(new Error(`load generator: ${msg.error}`));
   });
   // BENCH_COST_PIN: the generator on CPUs of its own, away from the measured process.
-  if (spec.cpus !== undefined && child.pid !== undefined) execFileSync('taskset', ['-a', '-p', '-c', spec.cpus, String(child.pid)], { stdio: 'ignore' });
+  if (spec.cpus !== undefined && child.pid !== undefined)
+    execFileSync('taskset', ['-a', '-p', '-c', spec.cpus, String(child.pid)], { stdio: 'ignore' });
   child.send({ spec });
   return { warm, result, go: () => child.send({ go: true }), stop: () => fail(new Error('stopped')) };
 }
