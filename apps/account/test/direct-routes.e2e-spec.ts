@@ -1,11 +1,13 @@
 /**
  * The reads of one record are served by direct routes (src/common/account-direct-routes.ts):
  * the same answers, headers and refusals as through Express's router and Nest, which still
- * serve every other spelling of their paths (here: a trailing slash, signed as sent).
+ * serve every other spelling of their paths (here: a trailing slash, signed as sent). The reads
+ * go to the service itself, never through the run's OpenAPI proxy: the other spellings, and a
+ * path that does not decode, are not in the document.
  */
-import { accountPath, type TestAccountClient } from '@geoaccount/client/internal';
+import { TestAccountClient, accountPath } from '@geoaccount/client/internal';
 import { routedByExpress as routedByTheRouter } from '@geoaccount/testing';
-import { type AccountHarness, startAccountHarness } from './support/account-harness';
+import { APP_A, type AccountHarness, startAccountHarness } from './support/account-harness';
 import { seedAuth, seedGroup } from './support/fixtures';
 import { seedUser } from './support/user-fixtures';
 
@@ -38,12 +40,15 @@ async function read(
 
 describe('account direct routes (the reads of one record)', () => {
   let h: AccountHarness;
+  /** App A's signed client on the service's own address (the harness's may go through the OpenAPI proxy). */
+  let a: TestAccountClient;
 
   beforeAll(async () => {
     h = await startAccountHarness({ env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' } });
     await seedAuth(h.a, 'D-A1', { auth_state: '1' });
     await seedGroup(h.a, 'D-G1', { group_auths: 'D-A1' });
     await seedUser(h.a, 'reader', { user_auth_groups: 'D-G1' });
+    a = new TestAccountClient({ retries: 0, baseUrl: h.baseUrl, ...APP_A });
   });
   afterAll(() => h?.close());
 
@@ -53,8 +58,8 @@ describe('account direct routes (the reads of one record)', () => {
     const path = accountPath(...segments);
     let direct: Awaited<ReturnType<typeof read>> | undefined;
     let routed: Awaited<ReturnType<typeof read>> | undefined;
-    expect(await routedByExpress(async () => (direct = await read(h.a, path, ids)))).toBe(0);
-    expect(await routedByExpress(async () => (routed = await read(h.a, `${path}/`, ids)))).toBe(1);
+    expect(await routedByExpress(async () => (direct = await read(a, path, ids)))).toBe(0);
+    expect(await routedByExpress(async () => (routed = await read(a, `${path}/`, ids)))).toBe(1);
     expect(direct!.status).toBe(200);
     expect(direct!.body.response_code).toMatch(/^(90000|20511)$/);
     expect(direct).toEqual(routed);
@@ -65,9 +70,9 @@ describe('account direct routes (the reads of one record)', () => {
     const path = accountPath('users', 'ré sumé');
     expect(path).toContain('r%C3%A9%20sum%C3%A9');
     let direct: Awaited<ReturnType<typeof read>> | undefined;
-    expect(await routedByExpress(async () => (direct = await read(h.a, path, { user_login_id: 'ré sumé' })))).toBe(0);
+    expect(await routedByExpress(async () => (direct = await read(a, path, { user_login_id: 'ré sumé' })))).toBe(0);
     expect(direct!.body).toMatchObject({ response_code: '90000', user_login_id: 'ré sumé' });
-    expect(await read(h.a, `${path}/`, { user_login_id: 'ré sumé' })).toEqual(direct);
+    expect(await read(a, `${path}/`, { user_login_id: 'ré sumé' })).toEqual(direct);
   });
 
   it('leaves refusals to Nest, which answers them as before', async () => {
@@ -76,25 +81,25 @@ describe('account direct routes (the reads of one record)', () => {
     const cases: Array<[string, () => Promise<Awaited<ReturnType<typeof read>>>, number, Record<string, unknown>]> = [
       [
         'bad signature',
-        () => read(h.a, path, ids, { signature: '0'.repeat(64) }),
+        () => read(a, path, ids, { signature: '0'.repeat(64) }),
         401,
         { response_code: '90401', response_message: 'bad signature' },
       ],
       [
         'unknown app',
-        () => read(h.a, path, ids, { appToken: 'app-unknown' }),
+        () => read(a, path, ids, { appToken: 'app-unknown' }),
         401,
         { response_code: '90401', response_message: 'unknown app_token' },
       ],
       [
         'unknown field',
-        () => read(h.a, path, ids, {}, { extra: '1' }),
+        () => read(a, path, ids, {}, { extra: '1' }),
         400,
         { response_code: '90100', response_message: 'unknown field extra' },
       ],
       [
         'id too long',
-        () => read(h.a, accountPath('users', 'x'.repeat(65)), { user_login_id: 'x'.repeat(65) }),
+        () => read(a, accountPath('users', 'x'.repeat(65)), { user_login_id: 'x'.repeat(65) }),
         400,
         { response_code: '90100', response_message: expect.stringContaining('user_login_id') },
       ],
@@ -108,7 +113,7 @@ describe('account direct routes (the reads of one record)', () => {
     // A segment that does not decode: the router's own answer, whatever it is.
     let malformed: Awaited<ReturnType<typeof read>> | undefined;
     expect(
-      await routedByExpress(async () => (malformed = await read(h.a, '/account/v1.0.1/users/%E0%A4%A', {}, { signature: '0'.repeat(64) }))),
+      await routedByExpress(async () => (malformed = await read(a, '/account/v1.0.1/users/%E0%A4%A', {}, { signature: '0'.repeat(64) }))),
     ).toBe(1);
     expect(malformed!.status).toBeGreaterThanOrEqual(400);
   });
@@ -119,8 +124,8 @@ describe('account direct routes (the reads of one record)', () => {
     const nonce = `direct-${Date.now()}`;
     let first: Awaited<ReturnType<typeof read>> | undefined;
     let second: Awaited<ReturnType<typeof read>> | undefined;
-    expect(await routedByExpress(async () => (first = await read(h.a, path, ids, { nonce })))).toBe(0);
-    expect(await routedByExpress(async () => (second = await read(h.a, path, ids, { nonce })))).toBe(0);
+    expect(await routedByExpress(async () => (first = await read(a, path, ids, { nonce })))).toBe(0);
+    expect(await routedByExpress(async () => (second = await read(a, path, ids, { nonce })))).toBe(0);
     expect(first!.status).toBe(200);
     expect(second!.status).toBe(401);
     expect(second!.body).toEqual({ response_code: '90401', response_message: 'replayed nonce' });
@@ -129,8 +134,8 @@ describe('account direct routes (the reads of one record)', () => {
   it("answers a missing record with the interface's own code, as Nest does", async () => {
     const path = accountPath('users', 'nobody');
     const ids = { user_login_id: 'nobody' };
-    const direct = await read(h.a, path, ids);
+    const direct = await read(a, path, ids);
     expect(direct.status).toBe(404);
-    expect(direct).toEqual(await read(h.a, `${path}/`, ids));
+    expect(direct).toEqual(await read(a, `${path}/`, ids));
   });
 });
