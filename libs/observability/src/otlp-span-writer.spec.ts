@@ -5,7 +5,8 @@ import { ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
-import { type EncodedSpans, OtlpSpanWriter, ProtoBytes, otlpHttpProtobufTransport } from './otlp-span-writer';
+import { ExportThread } from './otlp-export-thread';
+import { type EncodedSpans, OtlpSpanWriter, ProtoBytes } from './otlp-span-writer';
 import { redactText } from './redact';
 import { RecordingTracerProvider, SpanSampler } from './tracing-recorder';
 
@@ -153,7 +154,7 @@ describe('OtlpSpanWriter', () => {
     expect(batches).toHaveLength(2);
   });
 
-  it('goes out through the OTLP/HTTP transport to the configured endpoint, with its headers', async () => {
+  it('goes out through the OTLP/HTTP transport on the export thread, to the configured endpoint, with its headers', async () => {
     const received: { headers: IncomingHttpHeaders; body: Buffer; url?: string }[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -168,7 +169,7 @@ describe('OtlpSpanWriter', () => {
     try {
       process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-api-key=collector-key';
-      const writer = new OtlpSpanWriter(resource, otlpHttpProtobufTransport(), {}, same);
+      const writer = new OtlpSpanWriter(resource, new ExportThread(), {}, same);
       const spans = endVariedSpans(writer);
       await writer.shutdown();
       expect(received).toHaveLength(1);

@@ -1,8 +1,8 @@
 /**
  * The OTLP/HTTP protobuf side of the span recorder (`tracing-recorder.ts`): a span processor that
  * writes each span's protobuf bytes when it ends, and sends the bytes gathered, as one
- * `ExportTraceServiceRequest`, through OpenTelemetry's OTLP/HTTP transport (its endpoint,
- * headers, compression, timeout and retries from the `OTEL_EXPORTER_OTLP_*` variables).
+ * `ExportTraceServiceRequest`, to a sender: in the services, OpenTelemetry's OTLP/HTTP
+ * transport on a thread of its own (`otlp-export-thread.ts`).
  *
  * Why (docs/performance.md, Tracing): the SDK's batch processor keeps every span object until
  * its batch is sent (up to 512 spans or 5 s), then walks them to serialise them, twice (a size
@@ -14,24 +14,11 @@
  */
 import { type Attributes, type AttributeValue, type HrTime, TraceFlags, diag } from '@opentelemetry/api';
 import { type ExportResult, ExportResultCode, type InstrumentationScope } from '@opentelemetry/core';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { EncodedSpanExporter } from './otlp-export-thread';
 
-/** What the transport sends: the request's bytes and how many spans they hold. */
-export interface EncodedSpans {
-  readonly bytes: Uint8Array;
-  readonly count: number;
-}
-
-/** The part of OpenTelemetry's `OTLPExporterBase` the writer uses. */
-export interface EncodedSpanExporter {
-  export(batch: EncodedSpans, done: (result: ExportResult) => void): void;
-  forceFlush(): Promise<void>;
-  shutdown(): Promise<void>;
-}
+export type { EncodedSpanExporter, EncodedSpans } from './otlp-export-thread';
 
 export interface SpanWriterSettings {
   scheduledDelayMillis?: number;
@@ -530,20 +517,4 @@ export class OtlpSpanWriter implements SpanProcessor {
     w.end(resourceSpans);
     return w.bytes();
   }
-}
-
-/**
- * OpenTelemetry's OTLP/HTTP protobuf transport (what its protobuf trace exporter is made of:
- * endpoint, headers, compression, timeout and retries from the `OTEL_EXPORTER_OTLP_*`
- * variables), sending the requests `OtlpSpanWriter` has written; the collector's answer is read
- * by OpenTelemetry's deserialiser (partial successes are logged).
- */
-export function otlpHttpProtobufTransport(): EncodedSpanExporter {
-  const options = convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' });
-  const serializer = {
-    serializeRequest: (batch: EncodedSpans) => batch.bytes,
-    deserializeResponse: (data: Uint8Array) => ProtobufTraceSerializer.deserializeResponse(data),
-  };
-  const metrics = { name: 'span' as const, countItems: (batch: EncodedSpans) => batch.count };
-  return new OTLPExporterBase<EncodedSpans>(createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', metrics, undefined));
 }

@@ -15,7 +15,9 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { OtlpSpanWriter, otlpHttpProtobufTransport } from './otlp-span-writer';
+import { ExportThread } from './otlp-export-thread';
+import { OtlpSpanWriter } from './otlp-span-writer';
+import { recordingOnly } from './recording-only';
 import { RequestContextManager } from './request-context-manager';
 import { SENSITIVE_FIELDS, redactText } from './redact';
 import { IdSource, RecordingTracerProvider, SpanSampler, withSpan } from './tracing-recorder';
@@ -39,13 +41,13 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
   const ids = new IdSource();
   // The project's span recorder (tracing-recorder.ts) in place of the SDK's tracer provider. Its
   // spans are written as OTLP protobuf when they end (otlp-span-writer.ts) and sent by
-  // OpenTelemetry's OTLP/HTTP transport; OTLP/JSON goes through the SDK's batch processor and
+  // OpenTelemetry's OTLP/HTTP transport on a thread of its own (otlp-export-thread.ts); OTLP/JSON goes through the SDK's batch processor and
   // JSON exporter. Endpoint, headers, timeout, compression and retries come from the
   // OTEL_EXPORTER_OTLP_* variables either way.
   const processor =
     settings.protocol === 'http/json'
       ? new BatchSpanProcessor({ exporter: new RedactingExporter(new OTLPJsonTraceExporter()), ...definedOnly(settings.batch) })
-      : new OtlpSpanWriter(resource, otlpHttpProtobufTransport(), definedOnly(settings.batch), redactText);
+      : new OtlpSpanWriter(resource, new ExportThread(), definedOnly(settings.batch), redactText);
   const provider = new RecordingTracerProvider(resource, sampler, processor, ids);
   trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer('@geoaccount/observability');
@@ -60,7 +62,8 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       // per Express middleware either.
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, redactedQueryParams: sensitive }),
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // Redis commands: traced under a request that is sampled only (recording-only.ts).
+      recordingOnly(new IORedisInstrumentation({ requireParentSpan: true })),
       // Connection set-up of clients without an instrumentation of their own (the directory's
       // LDAP client): connect and TLS handshake spans under the request.
       new NetInstrumentation(),
