@@ -1,4 +1,4 @@
-import { context, trace } from '@opentelemetry/api';
+import { type Context, context, trace } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 
 type Patch = (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown;
@@ -21,16 +21,17 @@ type Wrap = (nodule: object, name: string, wrapper: Patch) => unknown;
  *
  * Works through `_wrap`, the instrumentation base's wrapping step (a protected property), replaced
  * before the instrumentation patches anything: call it on a new instrumentation, before the
- * module it patches is loaded.
+ * module it patches is loaded. `active` reads the active context (the services pass their context
+ * manager's own `active`, which skips the API's lookup of its global).
  */
-export function recordingOnly<T extends Instrumentation>(instrumentation: T): T {
+export function recordingOnly<T extends Instrumentation>(instrumentation: T, active: () => Context = () => context.active()): T {
   const self = instrumentation as unknown as { _wrap: Wrap };
   const wrap = self._wrap;
   self._wrap = (nodule, name, patch) =>
     wrap(nodule, name, (original) => {
       const traced = patch(original);
       return function (this: unknown, ...args: unknown[]): unknown {
-        const span = trace.getSpan(context.active());
+        const span = trace.getSpan(active());
         return span !== undefined && !span.isRecording() ? original.apply(this, args) : traced.apply(this, args);
       };
     });

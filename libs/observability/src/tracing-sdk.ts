@@ -4,7 +4,16 @@
  * behind the SDK's batch processor, and the instrumentations of what the services use.
  */
 import type { IncomingMessage } from 'node:http';
-import { ROOT_CONTEXT, type Attributes, SpanKind, SpanStatusCode, context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  type Attributes,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  isSpanContextValid,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
 import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -27,10 +36,9 @@ import type { ServerSpan, TraceFields, TracingHandle, TracingSettings } from './
 const UNTRACED_PATHS = ['/health/', '/metrics'];
 
 export function startTracingSdk(settings: TracingSettings): TracingHandle {
-  context.setGlobalContextManager(new RequestContextManager().enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
+  const contextManager = new RequestContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
 
   const resource = resourceFromAttributes({
     [ATTR_SERVICE_NAME]: settings.serviceName,
@@ -63,7 +71,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, redactedQueryParams: sensitive }),
       new PgInstrumentation({ requireParentSpan: true }),
       // Redis commands: traced under a request that is sampled only (recording-only.ts).
-      recordingOnly(new IORedisInstrumentation({ requireParentSpan: true })),
+      recordingOnly(new IORedisInstrumentation({ requireParentSpan: true }), () => contextManager.active()),
       // Connection set-up of clients without an instrumentation of their own (the directory's
       // LDAP client): connect and TLS handshake spans under the request.
       new NetInstrumentation(),
@@ -85,7 +93,8 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
       const method = req.method ?? 'GET';
       // The caller's trace (W3C traceparent, baggage), if any: most requests carry neither.
       const headers = req.headers;
-      const parent = headers.traceparent === undefined && headers.baggage === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
+      const parent =
+        headers.traceparent === undefined && headers.baggage === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
       const parentSpan = trace.getSpan(parent);
       const parentIds = parentSpan?.spanContext();
       const valid = parentIds !== undefined && isSpanContextValid(parentIds) ? parentIds : undefined;
