@@ -62,7 +62,7 @@ type FromThread = { readonly id: number; readonly code: number; readonly error?:
 
 /**
  * The sender seen from the main thread: each batch is posted to the export thread (a copy of its
- * bytes: they are tens of kilobytes, sent every few seconds) and `done` is called with the
+ * bytes, tens of kilobytes every few seconds) and `done` is called with the
  * thread's result. The thread is started at the first batch (a process that samples nothing
  * never starts it) and does not keep the process alive; if it stops, the batches it held fail
  * and the next batch starts a new one.
@@ -81,7 +81,10 @@ export class ExportThread implements EncodedSpanExporter {
   export(batch: EncodedSpans, done: (result: ExportResult) => void): void {
     const id = ++this.nextId;
     this.waiting.set(id, done);
-    this.post({ id, bytes: batch.bytes, count: batch.count });
+    // A copy of exactly the batch's bytes, handed over rather than copied again: posting the view
+    // itself would copy all of the memory under it (a slab of Node's buffer pool for a small one).
+    const bytes = new Uint8Array(batch.bytes);
+    this.started().postMessage({ id, bytes, count: batch.count } satisfies ToThread, [bytes.buffer]);
   }
 
   /** The writer waits for its own batches; nothing is held here besides them. */
@@ -94,21 +97,18 @@ export class ExportThread implements EncodedSpanExporter {
     if (!worker) return;
     const id = ++this.nextId;
     const ended = new Promise<ExportResult>((resolve) => this.waiting.set(id, resolve));
-    this.post({ id, shutdown: true });
+    this.started().postMessage({ id, shutdown: true } satisfies ToThread);
     await ended;
     this.worker = undefined;
     await worker.terminate();
   }
 
-  private post(message: ToThread): void {
-    this.started().postMessage(message);
-  }
-
   private started(): Worker {
     if (this.worker) return this.worker;
-    // The environment as it is now (`process.env` of this module's realm: under a test runner, the test's).
     // From its TypeScript source (unit tests), Node reads the file as a module and says so once.
     const execArgv = this.script.endsWith('.ts') ? [...process.execArgv, '--disable-warning=MODULE_TYPELESS_PACKAGE_JSON'] : undefined;
+    // `env`: the environment as it is now, `process.env` of this module's realm (under a test
+    // runner, the test's).
     const worker = new Worker(this.script, { workerData: { role: ROLE }, env: process.env, execArgv });
     worker.unref();
     worker.on('message', (reply: FromThread) => {
