@@ -423,13 +423,18 @@ async function runCase(c, index, total, targets) {
     // both alike and neither competes with the other for a CPU (docs/performance.md, "The
     // fourth round"); BENCH_COST_PAIRS=concurrent measures them over the same seconds, each by
     // a load generator of its own (`measureTogether`), and =sequential one after the other, in
-    // an order swapped every round.
+    // an order swapped every round. BENCH_COST_PAIRS=rate is concurrent at a fixed rate
+    // (BENCH_COST_RATE, 2,000 requests per second each) that leaves the CPU idle part of the
+    // time, both processes on CPU 0 and their load generators on CPU 1: each side answers the same
+    // requests at the same pace, so neither batches more work per turn of its event loop than the
+    // other ("The sixth round").
     const freshPairs = c.target?.cpuCost !== undefined && plan.own && plan.baseline && !plan.baseline.image;
     try {
       if (freshPairs) {
         const connections = c.connections ?? s.connections;
         const rate = s.costRate > 0 ? { overallRate: s.costRate } : {};
-        // BENCH_COST_PIN: one side at a time, on a CPU of its own (its load generator on the other).
+        // BENCH_COST_PIN: the measured processes on CPU 0, their load generators on CPU 1 (one
+        // side at a time but for the rate mode, where both share CPU 0 below its capacity).
         const pin = s.costPin && s.costPairs !== 'concurrent';
         for (let r = 0; r < s.rounds; r++) {
           const sides = [

@@ -17,6 +17,7 @@ import { type ExportResult, ExportResultCode, type InstrumentationScope } from '
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { EncodedSpanExporter } from './otlp-export-thread';
+import { nibble } from './tracing-recorder';
 
 export type { EncodedSpanExporter, EncodedSpans } from './otlp-export-thread';
 
@@ -25,11 +26,6 @@ export interface SpanWriterSettings {
   maxQueueSize?: number;
   maxExportBatchSize?: number;
   exportTimeoutMillis?: number;
-}
-
-/** The value of a hex digit's character code. */
-function nibble(code: number): number {
-  return code <= 57 ? code - 48 : (code | 32) - 87;
 }
 
 const LEN = 2;

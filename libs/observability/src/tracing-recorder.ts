@@ -137,11 +137,13 @@ export function randomnessAtLeast(traceId: string, high: number, low: number): b
 /** The value of `text`'s hex digits from `from` to `to` (at most 13 of them: a double holds it exactly). */
 function hexValue(text: string, from: number, to: number): number {
   let value = 0;
-  for (let i = from; i < to; i++) {
-    const code = text.charCodeAt(i);
-    value = value * 16 + (code <= 57 ? code - 48 : (code | 32) - 87);
-  }
+  for (let i = from; i < to; i++) value = value * 16 + nibble(text.charCodeAt(i));
   return value;
+}
+
+/** The value of a hex digit's character code (lower or upper case). */
+export function nibble(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
 }
 
 /** What every tracer of a provider shares. */
