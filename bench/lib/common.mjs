@@ -46,8 +46,8 @@ export function settings() {
     costPairs: ['sequential', 'concurrent', 'rate'].includes(process.env.BENCH_COST_PAIRS) ? process.env.BENCH_COST_PAIRS : 'interleaved',
     // BENCH_COST_PAIRS=interleaved: the length of one slice, in seconds.
     costSlice: Math.max(1, int('BENCH_COST_SLICE', 2)),
-    // The CPU cost rows, one side driven at a time (interleaved, sequential): the measured
-    // processes on CPU 0, the load generator on CPU 1 (BENCH_COST_PIN=0: wherever the host puts them).
+    // The CPU cost rows (interleaved, sequential, rate): the measured processes on CPU 0, the
+    // load generators on CPU 1 (BENCH_COST_PIN=0: wherever the host puts them).
     costPin: process.env.BENCH_COST_PIN !== '0' && availableParallelism() >= 2,
     // The CPU cost rows' load: requests per second on each side, 0 for as many as it answers
     // (BENCH_COST_PAIRS=rate: 2,000 unless set).
