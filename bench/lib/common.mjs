@@ -24,6 +24,12 @@ function int(name, fallback) {
 /** Settings of one run, from the environment (see docs/performance.md). */
 export function settings() {
   const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+  // The CPU cost rows' pairs: driven in alternating short slices (default), over the same
+  // seconds (concurrent), one after the other (sequential), or over the same seconds at a
+  // fixed rate below what the CPU answers, both on one CPU (rate).
+  const costPairs = ['sequential', 'concurrent', 'rate'].includes(process.env.BENCH_COST_PAIRS)
+    ? process.env.BENCH_COST_PAIRS
+    : 'interleaved';
   return {
     quick,
     connections: int('BENCH_CONNECTIONS', 50),
@@ -40,10 +46,7 @@ export function settings() {
       .filter(Boolean),
     profile: process.env.BENCH_PROFILE === '1',
     perf: process.env.BENCH_PERF === '1',
-    // The CPU cost rows' pairs: driven in alternating short slices (default), over the same
-    // seconds (concurrent), one after the other (sequential), or over the same seconds at a
-    // fixed rate below what the CPU answers, both on one CPU (rate).
-    costPairs: ['sequential', 'concurrent', 'rate'].includes(process.env.BENCH_COST_PAIRS) ? process.env.BENCH_COST_PAIRS : 'interleaved',
+    costPairs,
     // BENCH_COST_PAIRS=interleaved: the length of one slice, in seconds.
     costSlice: Math.max(1, int('BENCH_COST_SLICE', 2)),
     // The CPU cost rows (interleaved, sequential, rate): the measured processes on CPU 0, the
@@ -51,7 +54,7 @@ export function settings() {
     costPin: process.env.BENCH_COST_PIN !== '0' && availableParallelism() >= 2,
     // The CPU cost rows' load: requests per second on each side, 0 for as many as it answers
     // (BENCH_COST_PAIRS=rate: 2,000 unless set).
-    costRate: int('BENCH_COST_RATE', process.env.BENCH_COST_PAIRS === 'rate' ? 2000 : 0),
+    costRate: int('BENCH_COST_RATE', costPairs === 'rate' ? 2000 : 0),
     // Another tree's build as every service case's baseline (before / after in one run).
     compareDist: process.env.BENCH_COMPARE_DIST || undefined,
     // The capped mode: each service also as its manifest runs it, next to today's settings.

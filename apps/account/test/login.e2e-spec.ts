@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { verify } from '@node-rs/argon2';
 import { deriveAesKey, encryptPassword } from '@geoaccount/signing';
 import {
   APP_A,
@@ -178,6 +179,11 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
   });
 
   (canMeasureMainThread ? it : it.skip)('keeps the event loop free while argon2 works: the hashing runs on the thread pool', async () => {
+    const stored = (
+      await h.db.query(`SELECT user_pwd_hash FROM users WHERE app_token = $1 AND user_login_id = $2`, [APP_A.appToken, 'alice'])
+    ).rows[0]?.user_pwd_hash as string;
+    // What six checks of alice's hash cost on their own (the same library, parameters and hash).
+    const [, hashingMs] = await cpuTimed(() => Promise.all(Array.from({ length: 6 }, () => verify(stored, 'P@ssw0rd!'))));
     const {
       result: results,
       mainMs,
@@ -185,14 +191,17 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
     } = await mainThreadShare(() => Promise.all(Array.from({ length: 6 }, () => h.a.login('alice', 'P@ssw0rd!'))));
     for (const res of results) expect(res.status).toBe(200);
     expect((await fetch(`${h.baseUrl}/health/live`)).status).toBe(200);
-    printFigure('6 logins, CPU: main thread / whole process', `${mainMs.toFixed(1)} / ${processMs.toFixed(1)}`);
-    // Six OWASP argon2id checks are a large part of the work; on the event loop they would all
-    // be on the main thread with the client, the HTTP handling and the queries, which would then
-    // be nearly all of the process's CPU. With the hashing on the pool the share was 0.60 in a
-    // clean-clone run on a busy machine (159.9 of 265.9 ms: the main thread's own part, the JIT's
-    // and the test runner's grow with the load, the hashing does not), so the bound sits between
-    // that and "all of it".
-    expect(mainMs).toBeLessThan(processMs * 0.8);
+    const offMainMs = processMs - mainMs;
+    printFigure(
+      '6 logins, CPU: main thread / whole process / six hash checks alone',
+      `${mainMs.toFixed(1)} / ${processMs.toFixed(1)} / ${hashingMs.toFixed(1)}`,
+    );
+    // Where the hashing runs, not how fast: on the pool, the six checks' CPU is spent off the
+    // main thread; on the event loop, only the collector's and the compiler's helpers would be
+    // (a few milliseconds beside the checks' tens). Both figures are CPU time, which a busy
+    // machine does not stretch the way it stretches wall time.
+    expect(hashingMs).toBeGreaterThan(5);
+    expect(offMainMs).toBeGreaterThan(hashingMs * 0.5);
   });
 
   describe('rehash', () => {
