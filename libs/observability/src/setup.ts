@@ -1,5 +1,6 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { httpObserver } from './http-observer';
+import { httpObserver, readPeerAddress } from './http-observer';
 import { PinoNestLogger } from './logging';
 import { Metrics } from './metrics';
 import { APP_LOGGER, type AppLogger, MASK_QUERY_VALUES, QUIET_PATHS } from './observability.module';
@@ -8,7 +9,8 @@ import { ShutdownState } from '@geoaccount/http';
 /**
  * The HTTP side of `ObservabilityModule`, applied before the application starts listening:
  * Nest's logger on pino, and the request observer (request id, access line, metrics,
- * draining) wired to the module's logger, metrics, shutdown state and quiet paths.
+ * draining) wired to the module's logger, metrics, shutdown state and quiet paths, and each
+ * connection's peer address read as it opens (`readPeerAddress`).
  * Create the application with `bufferLogs: true` so that start-up logs go through pino too.
  */
 export function useRequestObserver(app: INestApplication): void {
@@ -22,4 +24,5 @@ export function useRequestObserver(app: INestApplication): void {
       maskQueryValues: app.get<boolean>(MASK_QUERY_VALUES),
     }),
   );
+  (app.getHttpServer() as Server).on('connection', readPeerAddress);
 }
