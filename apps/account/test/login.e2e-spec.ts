@@ -25,6 +25,10 @@ function median(values: number[]): number {
 
 describe('login (interface 204), OWASP argon2id parameters', () => {
   let h: AccountHarness;
+  /** A user's stored password hash, as the database holds it. */
+  const storedHash = async (loginId: string) =>
+    (await h.db.query(`SELECT user_pwd_hash FROM users WHERE app_token = $1 AND user_login_id = $2`, [APP_A.appToken, loginId])).rows[0]
+      ?.user_pwd_hash as string;
   const FIELDS = {
     org_id: 'ORG',
     user_name: '登录用户',
@@ -179,9 +183,7 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
   });
 
   (canMeasureMainThread ? it : it.skip)('keeps the event loop free while argon2 works: the hashing runs on the thread pool', async () => {
-    const stored = (
-      await h.db.query(`SELECT user_pwd_hash FROM users WHERE app_token = $1 AND user_login_id = $2`, [APP_A.appToken, 'alice'])
-    ).rows[0]?.user_pwd_hash as string;
+    const stored = await storedHash('alice');
     // What six checks of alice's hash cost on their own (the same library, parameters and hash).
     const [, hashingMs] = await cpuTimed(() => Promise.all(Array.from({ length: 6 }, () => verify(stored, 'P@ssw0rd!'))));
     const {
@@ -211,10 +213,6 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
       stronger = await listenAccountApp(h.databaseUrl, { env: { ARGON2_TIME_COST: '3' } });
     });
     afterAll(() => stronger?.app.close());
-
-    const storedHash = async (loginId: string) =>
-      (await h.db.query(`SELECT user_pwd_hash FROM users WHERE app_token = $1 AND user_login_id = $2`, [APP_A.appToken, loginId])).rows[0]
-        ?.user_pwd_hash as string;
 
     it('rehashes with the current parameters on a successful login only', async () => {
       await seedUser(h.a, 'rehash-me', { user_pwd: 'R3hash!' });

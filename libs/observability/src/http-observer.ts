@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type ShutdownState, sentBody } from '@geoaccount/http';
 import type pino from 'pino';
@@ -95,22 +94,6 @@ export function httpObserver(options: HttpObserverOptions): RequestHandler {
     const context: RequestContext = { requestId, trace: span?.context };
     requestContext.run(context, next);
   };
-}
-
-/**
- * A new connection's peer address, read once as the connection opens (a `connection` listener
- * of the HTTP server, `useRequestObserver`), so that every socket gets the property Node keeps
- * it in (`remoteAddress` is a getter that stores its first answer on the socket) at the same
- * point of its life.
- *
- * Why (docs/performance.md, "The seventh round"): read later, by some requests only (a sampled
- * request's span, the access line of a failure, an audited write), the address gave the sockets
- * that had such a request hidden classes of their own, in several orders with the properties Node
- * adds as a connection is used; five socket shapes instead of two made V8's caches in Node's
- * HTTP and stream code megamorphic for every request, and 10% sampling cost about 4% more CPU.
- */
-export function readPeerAddress(socket: Socket): string | undefined {
-  return socket.remoteAddress;
 }
 
 /** What `observe` keeps on a response for `finished`. */
