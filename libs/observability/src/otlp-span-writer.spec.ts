@@ -6,7 +6,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ExportThread } from './otlp-export-thread';
-import { type EncodedSpans, OtlpSpanWriter, ProtoBytes } from './otlp-span-writer';
+import { type EncodedSpans, OtlpSpanWriter, ProtoBytes, RecurringFields, writeAttributes } from './otlp-span-writer';
 import { redactText } from './redact';
 import { RecordingTracerProvider, SpanSampler } from './tracing-recorder';
 
@@ -93,6 +93,58 @@ describe('OtlpSpanWriter', () => {
     const expected = Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
     expect(expected.length).toBeGreaterThan(20_000);
     expect(Buffer.from(sent.batches[0]!.bytes).equals(expected)).toBe(true);
+  });
+
+  it('writes the same bytes again from the values it keeps, and a batch of one scope after one of two', async () => {
+    const sent = new Sent();
+    const writer = new OtlpSpanWriter(resource, sent, {}, same);
+    const first = endVariedSpans(writer);
+    await writer.forceFlush();
+    const second = endVariedSpans(writer);
+    await writer.forceFlush();
+    // Only the first scope's tracer this time: the second scope's kept buffer is empty.
+    const provider = new RecordingTracerProvider(resource, new SpanSampler({ kind: 'always_on' }), writer);
+    const only = provider.getTracer('@geoaccount/observability').startSpan('GET /lbsapi/api/lbsQuery', { attributes: { 'http.request.method': 'GET', 'http.response.status_code': 200 } });
+    only.end();
+    await writer.forceFlush();
+    const third: ReadableSpan[] = [only as unknown as ReadableSpan];
+    expect(sent.batches.map((b) => b.count)).toEqual([3, 3, 1]);
+    for (const [i, spans] of [first, second, third].entries()) {
+      const expected = Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
+      expect(Buffer.from(sent.batches[i]!.bytes).equals(expected)).toBe(true);
+    }
+  });
+
+  it('keeps at most the bounded number of values of a key, and writes the others as they come', () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `/users/${i}`);
+    const bytesOf = (recurring: RecurringFields | undefined, paths: string[]) => {
+      const w = new ProtoBytes(64);
+      for (const path of paths) {
+        const kv = new ProtoBytes(64);
+        if (recurring) recurring.writeAttributes(kv, { 'url.path': path, 'http.request.method': 'GET' });
+        else writeAttributes(kv, 9, { 'url.path': path, 'http.request.method': 'GET' }, same);
+        w.append(kv.bytes());
+      }
+      return Buffer.from(w.bytes());
+    };
+    const recurring = new RecurringFields(same, 4);
+    const paths = [...values(10), ...values(10)];
+    expect(bytesOf(recurring, paths).equals(bytesOf(undefined, paths))).toBe(true);
+    const kept = (recurring as unknown as { keys: Map<string, Map<unknown, unknown> | null> }).keys;
+    // `url.path` had more than 4 values: no longer kept; the method's one value still is.
+    expect(kept.get('url.path')).toBeNull();
+    expect(kept.get('http.request.method')?.size).toBe(1);
+  });
+
+  it('masks a kept value when it is first written: the credential is never in the bytes, first time or later', async () => {
+    const sent = new Sent();
+    const writer = new OtlpSpanWriter(resource, sent, {}, redactText);
+    const tracer = new RecordingTracerProvider(resource, new SpanSampler({ kind: 'always_on' }), writer).getTracer('t');
+    for (let i = 0; i < 3; i++) tracer.startSpan('GET', { attributes: { 'url.full': 'http://amap/geo?key=amap-secret-key' } }).end();
+    await writer.forceFlush();
+    const bytes = Buffer.from(sent.batches[0]!.bytes);
+    expect(bytes.includes('amap-secret-key')).toBe(false);
+    expect(bytes.toString('latin1').split('[REDACTED]')).toHaveLength(4);
   });
 
   it('masks credentials in string attributes before they are written', async () => {
@@ -201,5 +253,24 @@ describe('ProtoBytes', () => {
     expect(w.pos).toBe(3 + 20_000);
     expect(w.bytes().subarray(0, 3).toString('hex')).toBe('a09c01');
     expect(w.bytes().subarray(3).every((b) => b === 7)).toBe(true);
+  });
+
+  it('writes the same bytes with two bytes reserved for a length as with one, whatever the length', () => {
+    for (const length of [0, 5, 127, 128, 300, 16_383, 16_384, 20_000]) {
+      const body = Buffer.alloc(length, 9);
+      const one = new ProtoBytes(4);
+      one.varint(1);
+      const a = one.begin();
+      one.append(body);
+      one.end(a);
+      one.varint(2);
+      const two = new ProtoBytes(4);
+      two.varint(1);
+      const b = two.beginSized();
+      two.append(body);
+      two.endSized(b);
+      two.varint(2);
+      expect(two.bytes().toString('hex')).toBe(one.bytes().toString('hex'));
+    }
   });
 });

@@ -156,10 +156,15 @@ export class ProtoBytes {
     const n = hex.length >>> 1;
     this.varint(n);
     this.ensure(n);
-    const buf = this.buf;
-    let at = this.pos;
-    for (let i = 0; i < hex.length; i += 2) buf[at++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1));
-    this.pos = at;
+    // Node's native hex decoder: an id is a slice of a longer string (the id pool's hex, a
+    // traceparent), which JavaScript reads character by character at several times the cost.
+    if (this.buf.write(hex, this.pos, n, 'hex') !== n) {
+      // Not hex throughout (ids are checked before they get here; kept for any other caller).
+      const buf = this.buf;
+      let at = this.pos;
+      for (let i = 0; i < 2 * n; i += 2) buf[at++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1));
+    }
+    this.pos += n;
   }
 
   raw(bytes: Uint8Array): void {
@@ -187,6 +192,30 @@ export class ProtoBytes {
     return this.pos++;
   }
 
+  /**
+   * Starts a length-delimited value expected to be 128 bytes to 16 KB long (a span): two bytes are
+   * reserved, and `endSized(start)` moves what follows only when its length needs one or three.
+   */
+  beginSized(): number {
+    this.ensure(2);
+    const start = this.pos;
+    this.pos += 2;
+    return start;
+  }
+
+  endSized(start: number): void {
+    const length = this.pos - start - 2;
+    if (length >= 128 && length < 16384) {
+      this.buf[start] = (length & 127) | 128;
+      this.buf[start + 1] = length >>> 7;
+      return;
+    }
+    // One byte of length: what follows moves one byte back; more than two, forward.
+    this.buf.copy(this.buf, start + 1, start + 2, this.pos);
+    this.pos -= 1;
+    this.end(start);
+  }
+
   end(start: number): void {
     const length = this.pos - start - 1;
     if (length < 128) {
@@ -209,19 +238,109 @@ export class ProtoBytes {
 }
 
 /** `attributes` as repeated KeyValue of `field`, string values passed through `mask`. */
-function writeAttributes(w: ProtoBytes, field: number, attributes: Attributes, mask: (text: string) => string): void {
+export function writeAttributes(w: ProtoBytes, field: number, attributes: Attributes, mask: (text: string) => string): void {
   for (const key in attributes) {
     const value = attributes[key];
-    if (value === undefined) continue;
-    w.tag(field, LEN);
-    const kv = w.begin();
-    w.tag(1, LEN);
-    w.string(key);
-    w.tag(2, LEN);
-    const any = w.begin();
-    writeAnyValue(w, value, mask);
-    w.end(any);
-    w.end(kv);
+    if (value !== undefined) writeKeyValue(w, field, key, value, mask);
+  }
+}
+
+/** One attribute as a KeyValue of `field`. */
+function writeKeyValue(w: ProtoBytes, field: number, key: string, value: AttributeValue, mask: (text: string) => string): void {
+  w.tag(field, LEN);
+  const kv = w.begin();
+  w.tag(1, LEN);
+  w.string(key);
+  w.tag(2, LEN);
+  const any = w.begin();
+  writeAnyValue(w, value, mask);
+  w.end(any);
+  w.end(kv);
+}
+
+/** A recurring value's bytes are kept if it is at most this long. */
+const KEPT_VALUE_LENGTH = 256;
+
+/**
+ * The bytes of the span attributes and names that recur (a route's name, the method, the route,
+ * the status, the client's and the database's address, the database system …), each written and
+ * masked once and then copied; values that do not recur are written each time. Bounded: at most
+ * `valuesPerKey` values of a key are kept (past that, the key's values are written each time:
+ * a statement text, an id in a path), at most `maxKeys` keys and `maxNames` names, and no value
+ * longer than 256 characters.
+ *
+ * Why (docs/performance.md, "The eighth round"): with every request traced, writing the spans'
+ * protobuf cost about 12% of a cached lbsQuery's CPU, most of it in attributes: their keys and
+ * values copied character by character, and each string value masked, the same few values on
+ * every request.
+ */
+export class RecurringFields {
+  private readonly keys = new Map<string, Map<string | number | boolean, Uint8Array> | null>();
+  private readonly names = new Map<string, Uint8Array>();
+  private readonly scratch = new ProtoBytes(512);
+
+  constructor(
+    private readonly mask: (text: string) => string,
+    private readonly valuesPerKey = 64,
+    private readonly maxKeys = 256,
+    private readonly maxNames = 256,
+  ) {}
+
+  /** The span's attributes as KeyValues of field 9 of `Span`. */
+  writeAttributes(w: ProtoBytes, attributes: Attributes): void {
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (value === undefined) continue;
+      const bytes = this.attribute(key, value);
+      if (bytes === undefined) writeKeyValue(w, 9, key, value, this.mask);
+      else w.append(bytes);
+    }
+  }
+
+  /** The span's name as field 5 of `Span`. */
+  writeName(w: ProtoBytes, name: string): void {
+    let bytes = this.names.get(name);
+    if (bytes === undefined) {
+      if (this.names.size >= this.maxNames || name.length > KEPT_VALUE_LENGTH) {
+        w.tag(5, LEN);
+        w.string(name);
+        return;
+      }
+      const scratch = this.scratch;
+      scratch.reset();
+      scratch.tag(5, LEN);
+      scratch.string(name);
+      bytes = Uint8Array.from(scratch.bytes());
+      this.names.set(name, bytes);
+    }
+    w.append(bytes);
+  }
+
+  private attribute(key: string, value: AttributeValue): Uint8Array | undefined {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+    if (typeof value === 'string' && value.length > KEPT_VALUE_LENGTH) return undefined;
+    const single: string | number | boolean = value;
+    let values = this.keys.get(key);
+    if (values === null) return undefined;
+    if (values === undefined) {
+      if (this.keys.size >= this.maxKeys) return undefined;
+      values = new Map();
+      this.keys.set(key, values);
+    }
+    let bytes = values.get(single);
+    if (bytes === undefined) {
+      if (values.size >= this.valuesPerKey) {
+        // The key's values do not recur: written each time from now on.
+        this.keys.set(key, null);
+        return undefined;
+      }
+      const scratch = this.scratch;
+      scratch.reset();
+      writeKeyValue(scratch, 9, key, value, this.mask);
+      bytes = Uint8Array.from(scratch.bytes());
+      values.set(single, bytes);
+    }
+    return bytes;
   }
 }
 
@@ -254,7 +373,7 @@ function writeAnyValue(w: ProtoBytes, value: AttributeValue | null | undefined, 
 }
 
 /** One span as the `Span` message (the field order of OpenTelemetry's serialiser). */
-export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string) => string): void {
+export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string) => string, recurring?: RecurringFields): void {
   const ids = span.spanContext();
   w.tag(1, LEN);
   w.hex(ids.traceId);
@@ -270,8 +389,10 @@ export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string
     w.tag(4, LEN);
     w.hex(parent.spanId);
   }
-  w.tag(5, LEN);
-  w.string(span.name);
+  if (recurring === undefined) {
+    w.tag(5, LEN);
+    w.string(span.name);
+  } else recurring.writeName(w, span.name);
   const kind = span.kind == null ? 0 : span.kind + 1;
   if (kind !== 0) {
     w.tag(6, VARINT);
@@ -281,7 +402,8 @@ export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string
   w.hrTime(span.startTime);
   w.tag(8, I64);
   w.hrTime(span.endTime);
-  writeAttributes(w, 9, span.attributes, mask);
+  if (recurring === undefined) writeAttributes(w, 9, span.attributes, mask);
+  else recurring.writeAttributes(w, span.attributes);
   w.tag(10, VARINT);
   w.varint(span.droppedAttributesCount);
   for (const event of span.events) {
@@ -380,7 +502,7 @@ export class OtlpSpanWriter implements SpanProcessor {
   private readonly resourceSchemaUrl: string | undefined;
   private groups = new Map<InstrumentationScope, ScopeGroup>();
   private readonly scopes = new Map<InstrumentationScope, Buffer>();
-  private readonly scratch = new ProtoBytes();
+  private readonly recurring: RecurringFields;
   private pending = 0;
   private sending = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -400,6 +522,7 @@ export class OtlpSpanWriter implements SpanProcessor {
     this.maxExportBatchSize = Math.min(settings.maxExportBatchSize ?? 512, this.maxQueueSize);
     this.exportTimeoutMillis = settings.exportTimeoutMillis ?? 30000;
     this.resource = resourceBytes(resource, mask);
+    this.recurring = new RecurringFields(mask);
     this.resourceSchemaUrl = resource.schemaUrl;
   }
 
@@ -411,12 +534,12 @@ export class OtlpSpanWriter implements SpanProcessor {
       if (this.dropped++ === 0) diag.debug('span queue full: dropping spans');
       return;
     }
-    const scratch = this.scratch;
-    scratch.reset();
-    writeSpan(scratch, span, this.mask);
     const group = this.groupOf(span.instrumentationScope);
-    group.spans.tag(2, LEN);
-    group.spans.copyOf(scratch);
+    const spans = group.spans;
+    spans.tag(2, LEN);
+    const at = spans.beginSized();
+    writeSpan(spans, span, this.mask, this.recurring);
+    spans.endSized(at);
     group.count++;
     this.pending++;
     if (this.pending >= this.maxExportBatchSize) this.send();
@@ -461,10 +584,14 @@ export class OtlpSpanWriter implements SpanProcessor {
     if (this.pending === 0) return;
     const groups = this.groups;
     const count = this.pending;
-    this.groups = new Map();
     this.pending = 0;
     this.sending += count;
     const request = this.request(groups);
+    // The scopes' buffers are copied into the request: kept, at the size they grew to, for the next spans.
+    for (const group of groups.values()) {
+      group.spans.reset();
+      group.count = 0;
+    }
     const sent = new Promise<void>((resolve) => {
       let settled = false;
       const settle = (result: ExportResult) => {
@@ -495,6 +622,7 @@ export class OtlpSpanWriter implements SpanProcessor {
     w.tag(1, LEN);
     w.raw(this.resource!);
     for (const group of groups.values()) {
+      if (group.count === 0) continue;
       w.tag(2, LEN);
       const scopeSpans = w.begin();
       w.tag(1, LEN);

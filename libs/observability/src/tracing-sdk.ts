@@ -117,7 +117,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
           if (ended) return;
           ended = true;
           if (route !== undefined) {
-            span.updateName(`${method} ${route}`);
+            span.updateName(spanName(method, route));
             span.setAttribute('http.route', route);
           }
           if (status > 0) span.setAttribute('http.response.status_code', status);
@@ -133,6 +133,22 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
 }
 
 const endNothing = (): void => undefined;
+
+/** `METHOD route`, made once per method and route template (a route is one of the app's: a bounded set). */
+const spanNames = new Map<string, Map<string, string>>();
+function spanName(method: string, route: string): string {
+  let byMethod = spanNames.get(route);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    spanNames.set(route, byMethod);
+  }
+  let name = byMethod.get(method);
+  if (name === undefined) {
+    name = `${method} ${route}`;
+    byMethod.set(method, name);
+  }
+  return name;
+}
 
 function untraced(path: string): boolean {
   return UNTRACED_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
