@@ -255,22 +255,29 @@ describe('ProtoBytes', () => {
     expect(w.bytes().subarray(3).every((b) => b === 7)).toBe(true);
   });
 
+  it('writes ids as bytes, and zeros (never earlier bytes) where the text is not hex', () => {
+    const w = new ProtoBytes(64);
+    w.append(Buffer.alloc(64, 0xee));
+    w.reset();
+    w.hex('0AF7651916cd43dd');
+    w.hex('abzz');
+    expect(w.bytes().toString('hex')).toBe('08' + '0af7651916cd43dd' + '02' + 'ab00');
+  });
+
   it('writes the same bytes with two bytes reserved for a length as with one, whatever the length', () => {
     for (const length of [0, 5, 127, 128, 300, 16_383, 16_384, 20_000]) {
       const body = Buffer.alloc(length, 9);
-      const one = new ProtoBytes(4);
-      one.varint(1);
-      const a = one.begin();
-      one.append(body);
-      one.end(a);
-      one.varint(2);
-      const two = new ProtoBytes(4);
-      two.varint(1);
-      const b = two.beginSized();
-      two.append(body);
-      two.endSized(b);
-      two.varint(2);
-      expect(two.bytes().toString('hex')).toBe(one.bytes().toString('hex'));
+      const framed = (sized: boolean) => {
+        const w = new ProtoBytes(4);
+        w.varint(1);
+        const at = sized ? w.beginSized() : w.begin();
+        w.append(body);
+        if (sized) w.endSized(at);
+        else w.end(at);
+        w.varint(2);
+        return w.bytes().toString('hex');
+      };
+      expect(framed(true)).toBe(framed(false));
     }
   });
 });

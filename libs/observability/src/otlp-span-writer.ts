@@ -17,7 +17,6 @@ import { type ExportResult, ExportResultCode, type InstrumentationScope } from '
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { EncodedSpanExporter } from './otlp-export-thread';
-import { nibble } from './tracing-recorder';
 
 export type { EncodedSpanExporter, EncodedSpans } from './otlp-export-thread';
 
@@ -158,26 +157,15 @@ export class ProtoBytes {
     this.ensure(n);
     // Node's native hex decoder: an id is a slice of a longer string (the id pool's hex, a
     // traceparent), which JavaScript reads character by character at several times the cost.
-    if (this.buf.write(hex, this.pos, n, 'hex') !== n) {
-      // Not hex throughout (ids are checked before they get here; kept for any other caller).
-      const buf = this.buf;
-      let at = this.pos;
-      for (let i = 0; i < 2 * n; i += 2) buf[at++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1));
-    }
+    const written = this.buf.write(hex, this.pos, n, 'hex');
+    // Not hex throughout (ids are checked before they get here): zeros, never earlier bytes.
+    if (written < n) this.buf.fill(0, this.pos + written, this.pos + n);
     this.pos += n;
   }
 
   raw(bytes: Uint8Array): void {
     this.varint(bytes.length);
     this.append(bytes);
-  }
-
-  /** `other`'s bytes as a length-delimited value. */
-  copyOf(other: ProtoBytes): void {
-    this.varint(other.pos);
-    this.ensure(other.pos);
-    other.buf.copy(this.buf, this.pos, 0, other.pos);
-    this.pos += other.pos;
   }
 
   append(bytes: Uint8Array): void {
@@ -302,15 +290,10 @@ export class RecurringFields {
     let bytes = this.names.get(name);
     if (bytes === undefined) {
       if (this.names.size >= this.maxNames || name.length > KEPT_VALUE_LENGTH) {
-        w.tag(5, LEN);
-        w.string(name);
+        writeName(w, name);
         return;
       }
-      const scratch = this.scratch;
-      scratch.reset();
-      scratch.tag(5, LEN);
-      scratch.string(name);
-      bytes = Uint8Array.from(scratch.bytes());
+      bytes = this.encoded((scratch) => writeName(scratch, name));
       this.names.set(name, bytes);
     }
     w.append(bytes);
@@ -319,7 +302,6 @@ export class RecurringFields {
   private attribute(key: string, value: AttributeValue): Uint8Array | undefined {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
     if (typeof value === 'string' && value.length > KEPT_VALUE_LENGTH) return undefined;
-    const single: string | number | boolean = value;
     let values = this.keys.get(key);
     if (values === null) return undefined;
     if (values === undefined) {
@@ -327,21 +309,32 @@ export class RecurringFields {
       values = new Map();
       this.keys.set(key, values);
     }
-    let bytes = values.get(single);
+    let bytes = values.get(value);
     if (bytes === undefined) {
       if (values.size >= this.valuesPerKey) {
         // The key's values do not recur: written each time from now on.
         this.keys.set(key, null);
         return undefined;
       }
-      const scratch = this.scratch;
-      scratch.reset();
-      writeKeyValue(scratch, 9, key, value, this.mask);
-      bytes = Uint8Array.from(scratch.bytes());
-      values.set(single, bytes);
+      bytes = this.encoded((scratch) => writeKeyValue(scratch, 9, key, value, this.mask));
+      values.set(value, bytes);
     }
     return bytes;
   }
+
+  /** What `write` writes, as bytes of their own (kept). */
+  private encoded(write: (w: ProtoBytes) => void): Uint8Array {
+    const scratch = this.scratch;
+    scratch.reset();
+    write(scratch);
+    return Uint8Array.from(scratch.bytes());
+  }
+}
+
+/** The span's name as field 5 of `Span`. */
+function writeName(w: ProtoBytes, name: string): void {
+  w.tag(5, LEN);
+  w.string(name);
 }
 
 function writeAnyValue(w: ProtoBytes, value: AttributeValue | null | undefined, mask: (text: string) => string): void {
@@ -373,7 +366,7 @@ function writeAnyValue(w: ProtoBytes, value: AttributeValue | null | undefined, 
 }
 
 /** One span as the `Span` message (the field order of OpenTelemetry's serialiser). */
-export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string) => string, recurring?: RecurringFields): void {
+export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string) => string, recurring: RecurringFields): void {
   const ids = span.spanContext();
   w.tag(1, LEN);
   w.hex(ids.traceId);
@@ -389,10 +382,7 @@ export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string
     w.tag(4, LEN);
     w.hex(parent.spanId);
   }
-  if (recurring === undefined) {
-    w.tag(5, LEN);
-    w.string(span.name);
-  } else recurring.writeName(w, span.name);
+  recurring.writeName(w, span.name);
   const kind = span.kind == null ? 0 : span.kind + 1;
   if (kind !== 0) {
     w.tag(6, VARINT);
@@ -402,8 +392,7 @@ export function writeSpan(w: ProtoBytes, span: ReadableSpan, mask: (text: string
   w.hrTime(span.startTime);
   w.tag(8, I64);
   w.hrTime(span.endTime);
-  if (recurring === undefined) writeAttributes(w, 9, span.attributes, mask);
-  else recurring.writeAttributes(w, span.attributes);
+  recurring.writeAttributes(w, span.attributes);
   w.tag(10, VARINT);
   w.varint(span.droppedAttributesCount);
   for (const event of span.events) {

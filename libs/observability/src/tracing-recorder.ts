@@ -142,7 +142,7 @@ function hexValue(text: string, from: number, to: number): number {
 }
 
 /** The value of a hex digit's character code (lower or upper case). */
-export function nibble(code: number): number {
+function nibble(code: number): number {
   return code <= 57 ? code - 48 : (code | 32) - 87;
 }
 
