@@ -51,6 +51,45 @@ describe('ExportThread', () => {
     }
   });
 
+  it('copies each batch into a shared buffer it keeps, and never into one the thread may still be sending', async () => {
+    let release: () => void = () => undefined;
+    let held = new Promise<void>((r) => (release = r));
+    const sink = await collector((_req, res) => void held.then(() => res.writeHead(200).end()));
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
+    const exporter = new ExportThread();
+    try {
+      // One batch at a time: one buffer, whatever the caller writes over its own bytes after each call.
+      release();
+      const bytes = Buffer.alloc(100_000);
+      for (const fill of [1, 2, 3]) {
+        bytes.fill(fill);
+        expect((await exported(exporter, bytes)).code).toBe(ExportResultCode.SUCCESS);
+      }
+      expect(exporter.buffersMade).toBe(1);
+      // Two in flight: the second is not written into the first's buffer.
+      held = new Promise<void>((r) => (release = r));
+      bytes.fill(4);
+      const fourth = exported(exporter, bytes);
+      bytes.fill(5);
+      const fifth = exported(exporter, bytes);
+      bytes.fill(6);
+      while (sink.received.length < 5) await new Promise((r) => setTimeout(r, 5));
+      release();
+      expect([(await fourth).code, (await fifth).code]).toEqual([ExportResultCode.SUCCESS, ExportResultCode.SUCCESS]);
+      expect(exporter.buffersMade).toBe(2);
+      // Both answered: both kept, none made for the next.
+      expect((await exported(exporter, bytes)).code).toBe(ExportResultCode.SUCCESS);
+      expect(exporter.buffersMade).toBe(2);
+      expect(sink.received.map((b) => [b.length, b[0], b.every((x) => x === b[0])])).toEqual(
+        [1, 2, 3, 4, 5, 6].map((fill) => [100_000, fill, true]),
+      );
+    } finally {
+      release();
+      await exporter.shutdown();
+      await sink.close();
+    }
+  });
+
   it('fails the batches a stopped thread held, and starts a new thread for the next one', async () => {
     // A thread that takes one message and exits, as a crash would.
     const script = join(mkdtempSync(join(tmpdir(), 'export-thread-')), 'dies.js');

@@ -29,7 +29,12 @@ export interface EncodedSpans {
   readonly count: number;
 }
 
-/** The part of OpenTelemetry's `OTLPExporterBase` the writer uses. */
+/**
+ * The part of OpenTelemetry's `OTLPExporterBase` the writer uses. The writer writes its next
+ * batch over the bytes once `export` has returned: a sender that sends later copies them first
+ * (`ExportThread` does); the transport itself keeps them, and is given bytes nothing writes over
+ * until it has answered.
+ */
 export interface EncodedSpanExporter {
   export(batch: EncodedSpans, done: (result: ExportResult) => void): void;
   forceFlush(): Promise<void>;
@@ -57,19 +62,33 @@ export function otlpHttpProtobufTransport(): EncodedSpanExporter {
 /** What the export thread is told: `workerData` marks it, each message is a batch or the end. */
 const ROLE = 'geoaccount-otlp-export';
 type ToThread =
-  { readonly id: number; readonly bytes: Uint8Array; readonly count: number } | { readonly id: number; readonly shutdown: true };
+  | { readonly id: number; readonly shared: SharedArrayBuffer; readonly length: number; readonly count: number }
+  | { readonly id: number; readonly shutdown: true };
 type FromThread = { readonly id: number; readonly code: number; readonly error?: string };
 
 /**
- * The sender seen from the main thread: each batch is posted to the export thread (a copy of its
- * bytes, tens of kilobytes every few seconds) and `done` is called with the
- * thread's result. The thread is started at the first batch (a process that samples nothing
- * never starts it) and does not keep the process alive; if it stops, the batches it held fail
- * and the next batch starts a new one.
+ * The sender seen from the main thread: each batch's bytes are copied into a buffer shared with
+ * the export thread, which is told where they are, and `done` is called with the thread's result.
+ * The thread is started at the first batch (a process that samples nothing never starts it) and
+ * does not keep the process alive; if it stops, the batches it held fail and the next batch
+ * starts a new one.
+ *
+ * Why shared buffers, kept (docs/performance.md, "The ninth round"): a batch is about 130 KB, and
+ * a new buffer of that size per batch, copied or handed over, is memory the allocator maps and
+ * unmaps each time (above glibc's 128 KB threshold), zero-filled page by page: ~120 µs of CPU per
+ * batch against ~1 µs for a message that points into a shared buffer already mapped. A buffer is
+ * used again once the thread has answered for the batch in it (never while it may still be
+ * sending it); at most `KEPT_BUFFERS` are kept.
  */
 export class ExportThread implements EncodedSpanExporter {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, (result: ExportResult) => void>();
+  /** The shared buffer of each batch in flight, until the thread has answered for it. */
+  private readonly lent = new Map<number, SharedArrayBuffer>();
+  /** Shared buffers no batch is in: the next batches are copied into these. */
+  private readonly kept: SharedArrayBuffer[] = [];
+  /** Shared buffers made so far (tests). */
+  buffersMade = 0;
   private nextId = 0;
   private readonly script: string;
 
@@ -78,13 +97,15 @@ export class ExportThread implements EncodedSpanExporter {
     this.script = script;
   }
 
+  /** The bytes are copied before it returns: the caller may write its next batch over them. */
   export(batch: EncodedSpans, done: (result: ExportResult) => void): void {
     const id = ++this.nextId;
+    const length = batch.bytes.length;
+    const shared = this.sharedBuffer(length);
+    new Uint8Array(shared, 0, length).set(batch.bytes);
+    this.lent.set(id, shared);
     this.waiting.set(id, done);
-    // A copy of exactly the batch's bytes, handed over rather than copied again: posting the view
-    // itself would copy all of the memory under it (a slab of Node's buffer pool for a small one).
-    const bytes = new Uint8Array(batch.bytes);
-    this.started().postMessage({ id, bytes, count: batch.count } satisfies ToThread, [bytes.buffer]);
+    this.started().postMessage({ id, shared, length, count: batch.count } satisfies ToThread);
   }
 
   /** The writer waits for its own batches; nothing is held here besides them. */
@@ -112,6 +133,7 @@ export class ExportThread implements EncodedSpanExporter {
     const worker = new Worker(this.script, { workerData: { role: ROLE }, env: process.env, execArgv });
     worker.unref();
     worker.on('message', (reply: FromThread) => {
+      this.giveBack(reply.id);
       const done = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       done?.({ code: reply.code, error: reply.error === undefined ? undefined : new Error(reply.error) });
@@ -119,6 +141,8 @@ export class ExportThread implements EncodedSpanExporter {
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
+      // The thread is gone: nothing reads the buffers it was lent any more.
+      for (const id of [...this.lent.keys()]) this.giveBack(id);
       const waiting = [...this.waiting.values()];
       this.waiting.clear();
       for (const done of waiting) done({ code: FAILED, error });
@@ -127,6 +151,23 @@ export class ExportThread implements EncodedSpanExporter {
     worker.on('exit', (code) => lost(new Error(`the span export thread stopped (exit code ${code})`)));
     this.worker = worker;
     return worker;
+  }
+
+  /** A kept buffer of at least `length` bytes, or a new one (a power of two from 64 KiB). */
+  private sharedBuffer(length: number): SharedArrayBuffer {
+    const at = this.kept.findIndex((b) => b.byteLength >= length);
+    if (at >= 0) return this.kept.splice(at, 1)[0]!;
+    let size = 65536;
+    while (size < length) size *= 2;
+    this.buffersMade++;
+    return new SharedArrayBuffer(size);
+  }
+
+  private giveBack(id: number): void {
+    const shared = this.lent.get(id);
+    if (shared === undefined) return;
+    this.lent.delete(id);
+    if (this.kept.length < KEPT_BUFFERS) this.kept.push(shared);
   }
 
   private settled(id: number): Promise<void> {
@@ -144,6 +185,9 @@ export class ExportThread implements EncodedSpanExporter {
 /** `ExportResultCode.FAILED` (not imported: the core package's enum would be loaded for one number). */
 const FAILED = 1;
 
+/** Shared buffers kept for later batches (more are made while more batches are in flight, and dropped after). */
+const KEPT_BUFFERS = 4;
+
 function defaultScript(): string {
   return join(__dirname, __filename.endsWith('.ts') ? 'otlp-export-thread.ts' : 'otlp-export-thread.js');
 }
@@ -157,7 +201,8 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)
       void transport.shutdown().finally(() => port.postMessage({ id: message.id, code: 0 } satisfies FromThread));
       return;
     }
-    transport.export({ bytes: message.bytes, count: message.count }, (result) =>
+    // A view of the shared buffer, not a copy: the main thread writes no other batch into it until this one is answered.
+    transport.export({ bytes: Buffer.from(message.shared, 0, message.length), count: message.count }, (result) =>
       port.postMessage({ id: message.id, code: result.code, error: result.error?.message } satisfies FromThread),
     );
   });

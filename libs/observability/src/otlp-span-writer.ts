@@ -492,6 +492,8 @@ export class OtlpSpanWriter implements SpanProcessor {
   private groups = new Map<InstrumentationScope, ScopeGroup>();
   private readonly scopes = new Map<InstrumentationScope, Buffer>();
   private readonly recurring: RecurringFields;
+  /** Each request is written here, at the size the largest grew it to: the sender copies it before `export` returns. */
+  private readonly requestBytes = new ProtoBytes(65536);
   private pending = 0;
   private sending = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -605,7 +607,9 @@ export class OtlpSpanWriter implements SpanProcessor {
 
   /** `ExportTraceServiceRequest`: one `ResourceSpans`, one `ScopeSpans` per scope. */
   private request(groups: Map<InstrumentationScope, ScopeGroup>): Uint8Array {
-    const w = new ProtoBytes(256 + [...groups.values()].reduce((n, g) => n + g.spans.pos + g.scopeBytes.length + 16, this.resource!.length));
+    const w = this.requestBytes;
+    w.reset();
+    w.ensure(256 + [...groups.values()].reduce((n, g) => n + g.spans.pos + g.scopeBytes.length + 16, this.resource!.length));
     w.tag(1, LEN);
     const resourceSpans = w.begin();
     w.tag(1, LEN);
