@@ -6,7 +6,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ExportThread } from './otlp-export-thread';
-import { type EncodedSpans, OtlpSpanWriter, ProtoBytes, RecurringFields, writeAttributes } from './otlp-span-writer';
+import { DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_SIZE, type EncodedSpans, OtlpSpanWriter, ProtoBytes, RecurringFields, type SpanWriterSettings, writeAttributes } from './otlp-span-writer';
 import { redactText } from './redact';
 import { RecordingTracerProvider, SpanSampler } from './tracing-recorder';
 
@@ -175,6 +175,22 @@ describe('OtlpSpanWriter', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(sent.batches.map((b) => b.count)).toEqual([2, 1]);
     expect(Buffer.concat(sent.batches.map((b) => Buffer.from(b.bytes))).includes('not sampled')).toBe(false);
+  });
+
+  it('sends 2048 spans a batch by default, and a quarter of the queue when only the queue is set', async () => {
+    const counts = (settings: SpanWriterSettings, spans: number) => {
+      const sent = new Sent();
+      const writer = new OtlpSpanWriter(resource, sent, { scheduledDelayMillis: 60_000, ...settings }, same);
+      const tracer = new RecordingTracerProvider(resource, new SpanSampler({ kind: 'always_on' }), writer).getTracer('t');
+      for (let i = 0; i < spans; i++) tracer.startSpan('s').end();
+      return sent.batches.map((b) => b.count);
+    };
+    expect([DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_SIZE]).toEqual([2048, 8192]);
+    expect(counts({}, 2047)).toEqual([]);
+    expect(counts({}, 4096)).toEqual([2048, 2048]);
+    expect(counts({ maxQueueSize: 100 }, 50)).toEqual([25, 25]);
+    expect(counts({ maxQueueSize: 100, maxExportBatchSize: 512 }, 100)).toEqual([100]);
+    expect(counts({ maxExportBatchSize: 512 }, 1024)).toEqual([512, 512]);
   });
 
   it('drops and counts spans past the queue size while a batch is being sent, and flushes on shutdown', async () => {
