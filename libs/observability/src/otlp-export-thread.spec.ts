@@ -21,6 +21,15 @@ async function collector(answer: (req: IncomingMessage, res: ServerResponse) => 
   return { received, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** A collector that holds its answers while held (`hold`), until `release`. */
+async function gatedCollector() {
+  let release: () => void = () => undefined;
+  let gate = Promise.resolve();
+  const sink = await collector((_req, res) => void gate.then(() => res.writeHead(200).end()));
+  const hold = () => void (gate = new Promise<void>((r) => (release = r)));
+  return { sink, hold, release: () => release() };
+}
+
 /** `exporter.export` as a promise. */
 function exported(exporter: ExportThread, bytes: Uint8Array, count = 1): Promise<ExportResult> {
   return new Promise((resolve) => exporter.export({ bytes, count }, resolve));
@@ -52,14 +61,11 @@ describe('ExportThread', () => {
   });
 
   it('copies each batch into a shared buffer it keeps, and never into one the thread may still be sending', async () => {
-    let release: () => void = () => undefined;
-    let held = new Promise<void>((r) => (release = r));
-    const sink = await collector((_req, res) => void held.then(() => res.writeHead(200).end()));
+    const { sink, hold, release } = await gatedCollector();
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
     const exporter = new ExportThread();
     try {
       // One batch at a time: one buffer, whatever the caller writes over its own bytes after each call.
-      release();
       const bytes = Buffer.alloc(100_000);
       for (const fill of [1, 2, 3]) {
         bytes.fill(fill);
@@ -67,7 +73,7 @@ describe('ExportThread', () => {
       }
       expect(exporter.buffersMade).toBe(1);
       // Two in flight: the second is not written into the first's buffer.
-      held = new Promise<void>((r) => (release = r));
+      hold();
       bytes.fill(4);
       const fourth = exported(exporter, bytes);
       bytes.fill(5);
@@ -103,9 +109,8 @@ describe('ExportThread', () => {
   });
 
   it('waits at its shutdown for the batch in flight', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    const sink = await collector((_req, res) => void held.then(() => res.writeHead(200).end()));
+    const { sink, hold, release } = await gatedCollector();
+    hold();
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
     const exporter = new ExportThread();
     try {
