@@ -82,9 +82,8 @@ type FromThread = { readonly id: number; readonly code: number; readonly error?:
  */
 export class ExportThread implements EncodedSpanExporter {
   private worker: Worker | undefined;
-  private readonly waiting = new Map<number, (result: ExportResult) => void>();
-  /** The shared buffer of each batch in flight, until the thread has answered for it. */
-  private readonly lent = new Map<number, SharedArrayBuffer>();
+  /** Each message the thread has not answered yet: who is told, and the shared buffer of a batch. */
+  private readonly waiting = new Map<number, Waiting>();
   /** Shared buffers no batch is in: the next batches are copied into these. */
   private readonly kept: SharedArrayBuffer[] = [];
   /** Shared buffers made so far (tests). */
@@ -103,8 +102,7 @@ export class ExportThread implements EncodedSpanExporter {
     const length = batch.bytes.length;
     const shared = this.sharedBuffer(length);
     new Uint8Array(shared, 0, length).set(batch.bytes);
-    this.lent.set(id, shared);
-    this.waiting.set(id, done);
+    this.waiting.set(id, { done, shared });
     this.started().postMessage({ id, shared, length, count: batch.count } satisfies ToThread);
   }
 
@@ -117,7 +115,7 @@ export class ExportThread implements EncodedSpanExporter {
     const worker = this.worker;
     if (!worker) return;
     const id = ++this.nextId;
-    const ended = new Promise<ExportResult>((resolve) => this.waiting.set(id, resolve));
+    const ended = new Promise<ExportResult>((resolve) => this.waiting.set(id, { done: resolve }));
     this.started().postMessage({ id, shutdown: true } satisfies ToThread);
     await ended;
     this.worker = undefined;
@@ -133,19 +131,21 @@ export class ExportThread implements EncodedSpanExporter {
     const worker = new Worker(this.script, { workerData: { role: ROLE }, env: process.env, execArgv });
     worker.unref();
     worker.on('message', (reply: FromThread) => {
-      this.giveBack(reply.id);
-      const done = this.waiting.get(reply.id);
+      const waiting = this.waiting.get(reply.id);
+      if (!waiting) return;
       this.waiting.delete(reply.id);
-      done?.({ code: reply.code, error: reply.error === undefined ? undefined : new Error(reply.error) });
+      this.keep(waiting.shared);
+      waiting.done({ code: reply.code, error: reply.error === undefined ? undefined : new Error(reply.error) });
     });
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      // The thread is gone: nothing reads the buffers it was lent any more.
-      for (const id of [...this.lent.keys()]) this.giveBack(id);
       const waiting = [...this.waiting.values()];
       this.waiting.clear();
-      for (const done of waiting) done({ code: FAILED, error });
+      for (const { done, shared } of waiting) {
+        this.keep(shared); // the thread is gone: nothing reads the buffer any more
+        done({ code: FAILED, error });
+      }
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the span export thread stopped (exit code ${code})`)));
@@ -163,23 +163,27 @@ export class ExportThread implements EncodedSpanExporter {
     return new SharedArrayBuffer(size);
   }
 
-  private giveBack(id: number): void {
-    const shared = this.lent.get(id);
-    if (shared === undefined) return;
-    this.lent.delete(id);
-    if (this.kept.length < KEPT_BUFFERS) this.kept.push(shared);
+  /** A batch's buffer, once the thread has answered for it: kept for the next batches. */
+  private keep(shared: SharedArrayBuffer | undefined): void {
+    if (shared !== undefined && this.kept.length < KEPT_BUFFERS) this.kept.push(shared);
   }
 
   private settled(id: number): Promise<void> {
-    const done = this.waiting.get(id);
-    if (!done) return Promise.resolve();
-    return new Promise((resolve) =>
-      this.waiting.set(id, (result) => {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = waiting.done;
+      waiting.done = (result) => {
         done(result);
         resolve();
-      }),
-    );
+      };
+    });
   }
+}
+
+interface Waiting {
+  done: (result: ExportResult) => void;
+  readonly shared?: SharedArrayBuffer;
 }
 
 /** `ExportResultCode.FAILED` (not imported: the core package's enum would be loaded for one number). */
