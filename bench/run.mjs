@@ -16,6 +16,7 @@ import { machine, tableLines } from './lib/report.mjs';
 import { chartSvg } from './lib/chart.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { topFrames } from './lib/profile.mjs';
+import { countEvents } from './lib/counters.mjs';
 import { floorCases } from './cases/floor.mjs';
 import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
 import { startBenchSlapd } from './lib/slapd.mjs';
@@ -167,6 +168,8 @@ function joinSlices(slices) {
     ),
     pgPerRequest: weighted((r) => r.pgPerRequest ?? NaN),
     redisPerRequest: weighted((r) => r.redisPerRequest ?? NaN),
+    counters:
+      slices[0].counters && Object.fromEntries(Object.keys(slices[0].counters).map((e) => [e, weighted((r) => r.counters?.[e] ?? NaN)])),
   };
 }
 
@@ -179,6 +182,8 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
   let threadsEnd;
   let perf;
   let perfFile;
+  let counting;
+  let counts;
   let stStart;
   let stEnd;
   const profile = s.profile && round === 0;
@@ -202,6 +207,7 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
         perf = spawn('perf', ['record', '-q', '-g', '-F', '997', '-t', String(target.pid), '-o', perfFile], { stdio: 'ignore' });
         await sleep(300);
       }
+      if (s.perfStat.length > 0) counting = await countEvents(target.pid, s.perfStat);
       stStart = await target.statements();
       if (profile) target.startProfile();
       cpuStart = target.cpuMs();
@@ -210,6 +216,7 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
     onMeasureEnd: async () => {
       cpuEnd = target.cpuMs();
       threadsEnd = target.cpuByThread();
+      if (counting) counts = await counting.stop();
       if (perf) {
         const exited = new Promise((resolve) => perf.once('exit', resolve));
         perf.kill('SIGINT');
@@ -237,6 +244,8 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
           Object.keys(threadsEnd).map((k) => [k, ((threadsEnd[k] - threadsStart[k]) * 1000) / result.total]),
         );
       }
+      // BENCH_PERF_STAT: the main thread's event counts per request (NaN where the host has no such counter).
+      if (counts && result.total > 0) result.counters = Object.fromEntries(Object.entries(counts).map(([e, n]) => [e, n / result.total]));
       // Statements (PostgreSQL) and commands (Redis) per request, counted in the process itself.
       if (stStart && stEnd && result.total > 0) {
         result.pgPerRequest = (stEnd.pg - stStart.pg) / result.total;
@@ -300,6 +309,9 @@ function combine(runs) {
       ),
     pgPerRequest: median(runs.map((r) => r.pgPerRequest ?? NaN)),
     redisPerRequest: median(runs.map((r) => r.redisPerRequest ?? NaN)),
+    counters:
+      runs[0].counters &&
+      Object.fromEntries(Object.keys(runs[0].counters).map((e) => [e, median(runs.map((r) => r.counters?.[e] ?? NaN))])),
     rounds: runs.map((r) => ({
       requestsPerSecond: r.requestsPerSecond,
       p99: r.latency.p99,
@@ -307,6 +319,7 @@ function combine(runs) {
       threadUsPerRequest: r.threadUsPerRequest,
       pgPerRequest: r.pgPerRequest,
       redisPerRequest: r.redisPerRequest,
+      counters: r.counters,
     })),
     profile: runs.find((r) => r.profile)?.profile,
   };
@@ -916,7 +929,34 @@ function costTableLines(all) {
         `${r.title.padEnd(56)}| ${cell(r, 'main')}| ${cell(r, 'mainSystem')}| ${cell(r, 'v8')}| ${cell(r, 'pool')}| ${cell(r, 'other')}`,
       );
   }
+  lines.push(...counterLines(withCost));
   return lines;
+}
+
+/**
+ * BENCH_PERF_STAT: the counted events per request of each cost row's main thread, service /
+ * baseline (median of the rounds), and the service's count over the baseline's; "not counted"
+ * where the host has no such counter.
+ */
+function counterLines(withCost) {
+  const rows = withCost.filter((r) => r.result?.counters && r.baseline?.counters);
+  if (rows.length === 0) return [];
+  const events = Object.keys(rows[0].result.counters);
+  const amount = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3));
+  const cell = (r, e) => {
+    const [own, base] = [r.result.counters[e], r.baseline.counters[e]];
+    if (!Number.isFinite(own) || !Number.isFinite(base)) return 'not counted';
+    return `${amount(own)} / ${amount(base)} (${base > 0 ? `${own >= base ? '+' : ''}${(((own - base) / base) * 100).toFixed(1)}%` : '-'})`;
+  };
+  const cells = rows.map((r) => events.map((e) => cell(r, e)));
+  const widths = events.map((e, i) => Math.max(e.length, ...cells.map((c) => c[i].length)));
+  return [
+    '',
+    'Events per request, main thread, service / baseline (median of the rounds; perf stat)',
+    `${'case'.padEnd(56)}| ${events.map((e, i) => e.padEnd(widths[i])).join(' | ')}`,
+    `${'-'.repeat(56)}|${widths.map((w) => '-'.repeat(w + 2)).join('|')}`,
+    ...rows.map((r, j) => `${r.title.padEnd(56)}| ${cells[j].map((c, i) => c.padEnd(widths[i])).join(' | ')}`),
+  ];
 }
 
 let failed = false;

@@ -1,5 +1,6 @@
 // Shared helpers of the benchmark harness: paths, settings from the environment, module
 // resolution from the apps' dependency trees, free ports.
+import { counterEvents } from './counters.mjs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -46,6 +47,8 @@ export function settings() {
       .filter(Boolean),
     profile: process.env.BENCH_PROFILE === '1',
     perf: process.env.BENCH_PERF === '1',
+    // BENCH_PERF_STAT: events `perf stat` counts on each service's main thread over each measured window.
+    perfStat: counterEvents(process.env.BENCH_PERF_STAT),
     costPairs,
     // BENCH_COST_PAIRS=interleaved: the length of one slice, in seconds.
     costSlice: Math.max(1, int('BENCH_COST_SLICE', 2)),
