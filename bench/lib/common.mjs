@@ -1,11 +1,11 @@
 // Shared helpers of the benchmark harness: paths, settings from the environment, module
 // resolution from the apps' dependency trees, free ports.
-import { counterEvents } from './counters.mjs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { counterEvents } from './counters.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const benchDir = join(root, 'bench');
