@@ -946,7 +946,7 @@ function counterLines(withCost) {
   const cell = (r, e) => {
     const [own, base] = [r.result.counters[e], r.baseline.counters[e]];
     if (!Number.isFinite(own) || !Number.isFinite(base)) return 'not counted';
-    return `${amount(own)} / ${amount(base)} (${base > 0 ? `${own >= base ? '+' : ''}${(((own - base) / base) * 100).toFixed(1)}%` : '-'})`;
+    return `${amount(own)} / ${amount(base)} (${base > 0 ? pct((own - base) / base) : '-'})`;
   };
   const cells = rows.map((r) => events.map((e) => cell(r, e)));
   const widths = events.map((e, i) => Math.max(e.length, ...cells.map((c) => c[i].length)));

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** `BENCH_PERF_STAT=1` counts these. */
 export const DEFAULT_EVENTS = ['instructions', 'cycles', 'cache-misses', 'branch-misses', 'page-faults', 'context-switches'];
@@ -54,7 +55,7 @@ export async function countEvents(tid, events) {
     proc.once('error', resolve);
   });
   // perf attaches in a few milliseconds; the window starts after it has.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await delay(200);
   return {
     async stop() {
       proc.kill('SIGINT');
