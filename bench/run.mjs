@@ -16,11 +16,12 @@ import { machine, tableLines } from './lib/report.mjs';
 import { chartSvg } from './lib/chart.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { topFrames } from './lib/profile.mjs';
-import { countEvents } from './lib/counters.mjs';
+import { countEvents, simulateWindow } from './lib/counters.mjs';
 import { floorCases } from './cases/floor.mjs';
 import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
 import { startBenchSlapd } from './lib/slapd.mjs';
 import { cappedRuntime, imageProcess, RssSampler } from './lib/memory.mjs';
+import { ensureSystemPackages } from '../scripts/system-packages.mjs';
 import { memoryTableLines } from './lib/report.mjs';
 
 const s = settings();
@@ -81,7 +82,16 @@ async function start(name, script, { capped, ...opts } = {}) {
     const image = imageProcess(service);
     // BENCH_PERF=1: JavaScript's names for perf; BENCH_NODE_ARGS: V8 flags of an experiment (--trace-deopt).
     const perfMap = [...(s.perf ? ['--perf-basic-prof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-    child = await startProcess(name, script, { ...opts, nodeArgs: [...image.nodeArgs, ...perfMap], env: { ...image.env, ...opts.env } });
+    // BENCH_CACHESIM=1: the cost rows' instances on a simulated CPU, a hundred times slower than
+    // the host's: Redis commands given the time (the same code runs, with a longer timer).
+    const simulated = Boolean(opts.cost && s.cachesim);
+    child = await startProcess(name, script, {
+      ...opts,
+      nodeArgs: [...image.nodeArgs, ...perfMap],
+      env: { ...image.env, ...opts.env, ...(simulated ? { REDIS_COMMAND_TIMEOUT_MS: '10000' } : {}) },
+      wrap: simulated ? s.cachesim : [],
+    });
+    child.simulated = simulated;
   } else child = await startProcess(name, script, opts);
   children.add(child);
   return child;
@@ -133,7 +143,7 @@ async function interleavedRound(sides, round, load, pin) {
   const procs = [];
   try {
     for (const { name, side } of sides) {
-      const proc = await start(name, side.script, { env: side.env, ...(pin ? { cpus: '0' } : {}) });
+      const proc = await start(name, side.script, { env: side.env, cost: true, ...(pin ? { cpus: '0' } : {}) });
       procs.push(proc);
       await preflight(proc.url, side.spec, name);
     }
@@ -183,6 +193,7 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
   let perf;
   let perfFile;
   let counting;
+  let simulating;
   let counts;
   let stStart;
   let stEnd;
@@ -208,6 +219,7 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
         await sleep(300);
       }
       if (s.perfStat.length > 0) counting = await countEvents(target.pid, s.perfStat);
+      if (s.cachesim && target.simulated) simulating = await simulateWindow(target.pid);
       stStart = await target.statements();
       if (profile) target.startProfile();
       cpuStart = target.cpuMs();
@@ -217,6 +229,7 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
       cpuEnd = target.cpuMs();
       threadsEnd = target.cpuByThread();
       if (counting) counts = await counting.stop();
+      if (simulating) counts = { ...counts, ...(await simulating.stop()) };
       if (perf) {
         const exited = new Promise((resolve) => perf.once('exit', resolve));
         perf.kill('SIGINT');
@@ -467,6 +480,7 @@ async function runCase(c, index, total, targets) {
               for (const { name, side } of group) {
                 const proc = await start(name, side.script, {
                   env: side.env,
+                  cost: true,
                   profile: s.profile && r === 0,
                   ...(pin ? { cpus: '0' } : {}),
                 });
@@ -687,6 +701,10 @@ async function runAll() {
       `${s.rounds > 1 ? `, ${s.rounds} alternating rounds` : ''}${s.profile ? ', CPU profiles on' : ''}`,
   );
   if (s.memory) say("  capped mode (BENCH_MEMORY=manifest): each service as its image and manifest run it, against today's settings");
+  if (s.cachesim) {
+    say(`  simulated CPU (BENCH_CACHESIM=1) for the cost rows: ${s.cachesim.filter((a) => /^--(I1|D1|LL)=/.test(a)).join(' ')}`);
+    ensureSystemPackages([{ binary: 'valgrind', pkg: 'valgrind' }], { log: say });
+  }
   const [load1] = loadavg();
   if (load1 > m.cores / 2)
     say(`  warning: load average ${load1.toFixed(1)} on ${m.cores} cores before the run; other work will skew the figures`);
@@ -934,7 +952,7 @@ function costTableLines(all) {
 }
 
 /**
- * BENCH_PERF_STAT: the counted events per request of each cost row's main thread, service /
+ * BENCH_PERF_STAT and BENCH_CACHESIM: the counted events per request of each cost row's main thread, service /
  * baseline (median of the rounds), and the service's count over the baseline's; "not counted"
  * where the host has no such counter.
  */
@@ -952,7 +970,7 @@ function counterLines(withCost) {
   const widths = events.map((e, i) => Math.max(e.length, ...cells.map((c) => c[i].length)));
   return [
     '',
-    'Events per request, main thread, service / baseline (median of the rounds; perf stat)',
+    'Events per request, main thread, service / baseline (median of the rounds; perf stat, or the simulated CPU of BENCH_CACHESIM)',
     `${'case'.padEnd(56)}| ${events.map((e, i) => e.padEnd(widths[i])).join(' | ')}`,
     `${'-'.repeat(56)}|${widths.map((w) => '-'.repeat(w + 2)).join('|')}`,
     ...rows.map((r, j) => `${r.title.padEnd(56)}| ${cells[j].map((c, i) => c.padEnd(widths[i])).join(' | ')}`),

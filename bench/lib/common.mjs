@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { counterEvents } from './counters.mjs';
+import { cachesimArgs, counterEvents } from './counters.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const benchDir = join(root, 'bench');
@@ -49,6 +49,9 @@ export function settings() {
     perf: process.env.BENCH_PERF === '1',
     // BENCH_PERF_STAT: events `perf stat` counts on each service's main thread over each measured window.
     perfStat: counterEvents(process.env.BENCH_PERF_STAT),
+    // BENCH_CACHESIM=1: each service instance runs under a simulated CPU (callgrind), which counts
+    // its instructions and cache misses over each measured window; BENCH_CACHESIM_ARGS its caches.
+    cachesim: process.env.BENCH_CACHESIM === '1' ? cachesimArgs(process.env.BENCH_CACHESIM_ARGS) : undefined,
     costPairs,
     // BENCH_COST_PAIRS=interleaved: the length of one slice, in seconds.
     costSlice: Math.max(1, int('BENCH_COST_SLICE', 2)),

@@ -4,7 +4,7 @@
 // says how much a change costs; instructions against cycles say whether it runs more code or
 // runs the same code slower (docs/performance.md, "The eleventh round").
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -69,6 +69,110 @@ export async function countEvents(tid, events) {
       rmSync(dir, { recursive: true, force: true });
       const counts = parsePerfStat(text);
       return Object.fromEntries(events.map((e) => [e, counts[e] ?? NaN]));
+    },
+  };
+}
+
+/**
+ * BENCH_CACHESIM's simulated caches: a core's first-level caches and, as the last level, a core's
+ * own 2 MB second level (the host's last level is shared with every other process, which the
+ * simulation does not see: what counts is what one process keeps between its requests).
+ */
+export const CACHESIM_CACHES = { I1: '32768,8,64', D1: '49152,12,64', LL: '2097152,16,64' };
+
+/** Where callgrind writes its dumps. */
+export const CACHESIM_DIR = join(tmpdir(), 'bench-cachesim');
+
+/**
+ * The command that runs a service under callgrind for BENCH_CACHESIM (to put before `node`):
+ * instrumented from the start, so that the simulated caches are warm when a window begins;
+ * `value` (BENCH_CACHESIM_ARGS) adds or overrides options, e.g. `--LL=1048576,16,64`.
+ */
+export function cachesimArgs(value) {
+  const extra = (value ?? '').split(' ').filter(Boolean);
+  for (const a of extra) if (!/^--[\w-]+=[\w,./%-]+$/.test(a)) throw new Error(`BENCH_CACHESIM_ARGS: not a valgrind option: "${a}"`);
+  const caches = Object.entries(CACHESIM_CACHES)
+    .filter(([level]) => !extra.some((a) => a.startsWith(`--${level}=`)))
+    .map(([level, geometry]) => `--${level}=${geometry}`);
+  mkdirSync(CACHESIM_DIR, { recursive: true });
+  return [
+    'valgrind',
+    '--tool=callgrind',
+    '--cache-sim=yes',
+    // V8 writes the code it runs: every write to code outside files is checked.
+    '--smc-check=all-non-file',
+    '--vgdb=yes',
+    // One dump a thread: the window's counts are the main thread's (thread 1), as perf stat's are.
+    '--separate-threads=yes',
+    `--callgrind-out-file=${join(CACHESIM_DIR, 'callgrind.%p.out')}`,
+    ...caches,
+    ...extra,
+  ];
+}
+
+/** callgrind's event names, as the bench prints them. */
+const SIMULATED = {
+  instructions: (t) => t.Ir,
+  'L1i misses': (t) => t.I1mr,
+  'L1d misses': (t) => t.D1mr + t.D1mw,
+  'LL misses': (t) => t.ILmr + t.DLmr + t.DLmw,
+};
+
+/** The totals of a callgrind dump, by its event names (`events:` and `totals:`, else `summary:`). */
+export function parseCallgrindTotals(text) {
+  const fields = {};
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(':');
+    const key = line.slice(0, colon);
+    if (key === 'events' || key === 'totals' || key === 'summary')
+      fields[key] = line
+        .slice(colon + 1)
+        .trim()
+        .split(/\s+/);
+  }
+  const values = (fields.totals ?? fields.summary)?.map(Number);
+  if (!fields.events || !values) return {};
+  return Object.fromEntries(fields.events.map((e, i) => [e, values[i] ?? 0]));
+}
+
+/** The bench's counts of a dump's totals (NaN for an event the dump lacks). */
+export function simulatedCounts(totals) {
+  return Object.fromEntries(Object.entries(SIMULATED).map(([name, of]) => [name, of(totals) ?? NaN]));
+}
+
+/**
+ * Runs `callgrind_control`; resolves with what it printed. Valgrind names the pipes it is reached
+ * by after the process's USER and HOST: a service runs with HOST=127.0.0.1 (`startProcess`).
+ */
+function callgrindControl(args) {
+  return new Promise((resolve) => {
+    const proc = spawn('callgrind_control', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOST: '127.0.0.1' } });
+    let out = '';
+    proc.stdout.on('data', (d) => (out += d));
+    proc.stderr.on('data', (d) => (out += d));
+    proc.once('exit', () => resolve(out));
+    proc.once('error', (err) => resolve(err.message));
+  });
+}
+
+/**
+ * Counts the simulated events of a process run by `cachesimArgs` from now: its counters are
+ * zeroed; `stop()` dumps them and resolves with `simulatedCounts` of the dump (the window's).
+ */
+export async function simulateWindow(pid) {
+  mkdirSync(CACHESIM_DIR, { recursive: true });
+  await callgrindControl(['-z', String(pid)]);
+  return {
+    async stop() {
+      const before = new Set(readdirSync(CACHESIM_DIR));
+      const said = await callgrindControl(['-d', String(pid)]);
+      const dumps = readdirSync(CACHESIM_DIR).filter((f) => !before.has(f) && f.startsWith(`callgrind.${pid}.out`));
+      const main = dumps.find((f) => f.endsWith('-01'));
+      if (!main)
+        console.error(`  no callgrind dump of process ${pid}: ${said.trim().replace(/\s+/g, ' ')} (${dumps.join(', ') || 'no new file'})`);
+      const totals = main ? parseCallgrindTotals(readFileSync(join(CACHESIM_DIR, main), 'utf8')) : {};
+      for (const f of dumps) rmSync(join(CACHESIM_DIR, f), { force: true });
+      return simulatedCounts(totals);
     },
   };
 }

@@ -152,8 +152,19 @@ class Child {
 export async function startProcess(
   name,
   script,
-  { env = {}, readyPath = '/health/live', timeoutMs = 60_000, profile = false, args = [], nodeArgs: extraNodeArgs = [], cpus } = {},
+  {
+    env = {},
+    readyPath = '/health/live',
+    timeoutMs = 60_000,
+    profile = false,
+    args = [],
+    nodeArgs: extraNodeArgs = [],
+    cpus,
+    wrap = [],
+  } = {},
 ) {
+  // `wrap` (BENCH_CACHESIM's simulated CPU) runs node tens of times slower: so does its start.
+  if (wrap.length > 0) timeoutMs = Math.max(timeoutMs, 900_000);
   const port = await freePort();
   const nodeArgs = [...extraNodeArgs];
   nodeArgs.push('--require', STATEMENTS_PRELOAD);
@@ -170,8 +181,8 @@ export async function startProcess(
   if (env.NODE_OPTIONS === undefined) delete childEnv.NODE_OPTIONS;
   const started = performance.now();
   // `cpus` (BENCH_COST_PIN): the process and every thread it starts kept on those CPUs
-  // (`taskset` execs node, so the pid is node's).
-  const command = cpus === undefined ? [nodeBin] : ['taskset', '-c', cpus, nodeBin];
+  // (`taskset` execs node, or `wrap`, which runs node in its own process: the pid is node's).
+  const command = [...(cpus === undefined ? [] : ['taskset', '-c', cpus]), ...wrap, nodeBin];
   const proc = spawn(command[0], [...command.slice(1), ...nodeArgs, script, ...args], {
     cwd: root,
     env: childEnv,

@@ -1,6 +1,7 @@
 /**
  * The event counts `pnpm bench` reads with `perf stat` (bench/lib/counters.mjs, BENCH_PERF_STAT):
- * what it asks for, and what it reads back, including the host without the CPU's counters.
+ * what it asks for, and what it reads back, including the host without the CPU's counters; and
+ * those of the simulated CPU (BENCH_CACHESIM): the command it runs a service with, and a dump read.
  */
 import { resolve } from 'node:path';
 
@@ -8,6 +9,10 @@ interface CountersModule {
   DEFAULT_EVENTS: string[];
   counterEvents(value: string | undefined): string[];
   parsePerfStat(text: string): Record<string, number>;
+  CACHESIM_CACHES: Record<string, string>;
+  cachesimArgs(value: string | undefined): string[];
+  parseCallgrindTotals(text: string): Record<string, number>;
+  simulatedCounts(totals: Record<string, number>): Record<string, number>;
 }
 
 const COUNTERS = resolve(__dirname, '../../../bench/lib/counters.mjs');
@@ -26,6 +31,26 @@ const HOST_OUTPUT = `# started on Sat Nov 28 23:40:00 2026
 812345678,,instructions:u,1000,100.00,1.52,insn per cycle
 534123456,,cycles:u,1000,100.00,,
 <not counted>,,cache-misses,0,0.00,,
+`;
+
+// The head and tail of a callgrind dump of one thread (`--cache-sim=yes --separate-threads=yes`).
+const CALLGRIND_DUMP = `version: 1
+creator: callgrind-3.19.0
+pid: 11219
+cmd:  node main.js
+part: 2
+thread: 1
+
+desc: I1 cache: 32768 B, 64 B, 8-way associative
+desc: D1 cache: 49152 B, 64 B, 12-way associative
+desc: LL cache: 2097152 B, 64 B, 16-way associative
+
+positions: line
+events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+fn=(1) main
+0 5 1 1 0 0 0 0 0 0
+
+totals: 180000000 52000000 31000000 420000 910000 260000 12000 30000 9000
 `;
 
 describe('the bench event counts', () => {
@@ -59,5 +84,34 @@ describe('the bench event counts', () => {
   it('names an event as it was asked for, without the user-space modifier perf adds', () => {
     const host = counters.parsePerfStat(HOST_OUTPUT);
     expect(host).toEqual({ instructions: 812345678, cycles: 534123456, 'cache-misses': NaN });
+  });
+
+  it('runs a simulated service under callgrind with its cache geometry, overridable, and nothing else from the variable', () => {
+    const args = counters.cachesimArgs(undefined);
+    expect(args.slice(0, 3)).toEqual(['valgrind', '--tool=callgrind', '--cache-sim=yes']);
+    expect(args).toEqual(
+      expect.arrayContaining(['--smc-check=all-non-file', '--separate-threads=yes', `--LL=${counters.CACHESIM_CACHES.LL}`]),
+    );
+    const smaller = counters.cachesimArgs('--LL=1048576,16,64');
+    expect(smaller.filter((a) => a.startsWith('--LL='))).toEqual(['--LL=1048576,16,64']);
+    expect(() => counters.cachesimArgs('--LL=1;touch /tmp/x')).toThrow(/not a valgrind option/);
+    expect(() => counters.cachesimArgs('-v')).toThrow(/not a valgrind option/);
+  });
+
+  it("reads a dump's totals and counts its instructions and misses by level", () => {
+    const totals = counters.parseCallgrindTotals(CALLGRIND_DUMP);
+    expect(totals).toMatchObject({ Ir: 180000000, I1mr: 420000, DLmw: 9000 });
+    expect(counters.simulatedCounts(totals)).toEqual({
+      instructions: 180000000,
+      'L1i misses': 420000,
+      'L1d misses': 910000 + 260000,
+      'LL misses': 12000 + 30000 + 9000,
+    });
+    expect(counters.simulatedCounts(counters.parseCallgrindTotals('no dump'))).toEqual({
+      instructions: NaN,
+      'L1i misses': NaN,
+      'L1d misses': NaN,
+      'LL misses': NaN,
+    });
   });
 });
