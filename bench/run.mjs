@@ -16,7 +16,7 @@ import { machine, tableLines } from './lib/report.mjs';
 import { chartSvg } from './lib/chart.mjs';
 import { preflight } from './lib/preflight.mjs';
 import { topFrames } from './lib/profile.mjs';
-import { countEvents, simulateWindow } from './lib/counters.mjs';
+import { countEvents, freshCachesimDir, simulateWindow } from './lib/counters.mjs';
 import { floorCases } from './cases/floor.mjs';
 import { BenchDatabase, BenchRedis } from './lib/stores.mjs';
 import { startBenchSlapd } from './lib/slapd.mjs';
@@ -67,7 +67,7 @@ const serviceOf = (script) => Object.keys(SERVICES).find((name) => SERVICES[name
  * Starts a process; a service with today's flags, or with `capped: true` (BENCH_MEMORY=manifest)
  * as its image and manifest run it: their `node` flags and env under the bench's own settings.
  */
-async function start(name, script, { capped, ...opts } = {}) {
+async function start(name, script, { capped, cost, ...opts } = {}) {
   const service = serviceOf(script);
   let child;
   if (service && capped) {
@@ -84,7 +84,7 @@ async function start(name, script, { capped, ...opts } = {}) {
     const perfMap = [...(s.perf ? ['--perf-basic-prof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
     // BENCH_CACHESIM=1: the cost rows' instances on a simulated CPU, a hundred times slower than
     // the host's: Redis commands given the time (the same code runs, with a longer timer).
-    const simulated = Boolean(opts.cost && s.cachesim);
+    const simulated = Boolean(cost && s.cachesim);
     child = await startProcess(name, script, {
       ...opts,
       nodeArgs: [...image.nodeArgs, ...perfMap],
@@ -704,6 +704,7 @@ async function runAll() {
   if (s.cachesim) {
     say(`  simulated CPU (BENCH_CACHESIM=1) for the cost rows: ${s.cachesim.filter((a) => /^--(I1|D1|LL)=/.test(a)).join(' ')}`);
     ensureSystemPackages([{ binary: 'valgrind', pkg: 'valgrind' }], { log: say });
+    freshCachesimDir();
   }
   const [load1] = loadavg();
   if (load1 > m.cores / 2)

@@ -83,6 +83,12 @@ export const CACHESIM_CACHES = { I1: '32768,8,64', D1: '49152,12,64', LL: '20971
 /** Where callgrind writes its dumps. */
 export const CACHESIM_DIR = join(tmpdir(), 'bench-cachesim');
 
+/** Empties `CACHESIM_DIR` at a run's start: an earlier run's processes left their last dumps (tens of MB each). */
+export function freshCachesimDir() {
+  rmSync(CACHESIM_DIR, { recursive: true, force: true });
+  mkdirSync(CACHESIM_DIR, { recursive: true });
+}
+
 /**
  * The command that runs a service under callgrind for BENCH_CACHESIM (to put before `node`):
  * instrumented from the start, so that the simulated caches are warm when a window begins;
@@ -94,7 +100,6 @@ export function cachesimArgs(value) {
   const caches = Object.entries(CACHESIM_CACHES)
     .filter(([level]) => !extra.some((a) => a.startsWith(`--${level}=`)))
     .map(([level, geometry]) => `--${level}=${geometry}`);
-  mkdirSync(CACHESIM_DIR, { recursive: true });
   return [
     'valgrind',
     '--tool=callgrind',

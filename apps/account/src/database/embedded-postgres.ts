@@ -46,9 +46,10 @@ let redirected = false;
  * when the installed one is out of its reach (see `runnablePlatformPackage`); once per process.
  */
 function redirectBinaries(): void {
+  if (redirected) return;
   const installed = installedPlatformPackage();
   const runnable = runnablePlatformPackage(installed);
-  if (redirected || !runnable || runnable === installed) return;
+  if (!runnable || runnable === installed) return;
   const url = pathToFileURL(join(runnable, 'dist', 'index.js')).href;
   registerHooks({
     resolve: (specifier, context, next) => (specifier === PLATFORM_PACKAGE ? { url, shortCircuit: true } : next(specifier, context)),
