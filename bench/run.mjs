@@ -194,6 +194,7 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
   let perfFile;
   let counting;
   let simulating;
+  let keptDump;
   let counts;
   let stStart;
   let stEnd;
@@ -219,7 +220,10 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
         await sleep(300);
       }
       if (s.perfStat.length > 0) counting = await countEvents(target.pid, s.perfStat);
-      if (s.cachesim && target.simulated) simulating = await simulateWindow(target.pid);
+      if (s.cachesim && target.simulated) {
+        keptDump = s.cachesimKeep ? join(resultsDir, 'cachesim', `${label}-round${round}-${Date.now()}.out`) : undefined;
+        simulating = await simulateWindow(target.pid, keptDump);
+      }
       stStart = await target.statements();
       if (profile) target.startProfile();
       cpuStart = target.cpuMs();
@@ -259,6 +263,8 @@ function measuring(url, spec, target, label, round, { fresh = false } = {}) {
       }
       // BENCH_PERF_STAT: the main thread's event counts per request (NaN where the host has no such counter).
       if (counts && result.total > 0) result.counters = Object.fromEntries(Object.entries(counts).map(([e, n]) => [e, n / result.total]));
+      // BENCH_CACHESIM_KEEP: the window's requests beside its dump (bench/cachesim-functions.mjs reads both).
+      if (keptDump && existsSync(keptDump)) writeFileSync(`${keptDump}.json`, JSON.stringify({ label, round, requests: result.total }));
       // Statements (PostgreSQL) and commands (Redis) per request, counted in the process itself.
       if (stStart && stEnd && result.total > 0) {
         result.pgPerRequest = (stEnd.pg - stStart.pg) / result.total;

@@ -52,6 +52,8 @@ export function settings() {
     // BENCH_CACHESIM=1: each service instance runs under a simulated CPU (callgrind), which counts
     // its instructions and cache misses over each measured window; BENCH_CACHESIM_ARGS its caches.
     cachesim: process.env.BENCH_CACHESIM === '1' ? cachesimArgs(process.env.BENCH_CACHESIM_ARGS) : undefined,
+    // BENCH_CACHESIM_KEEP=1: the main thread's dump of each window kept in bench/results/cachesim.
+    cachesimKeep: process.env.BENCH_CACHESIM_KEEP === '1',
     costPairs,
     // BENCH_COST_PAIRS=interleaved: the length of one slice, in seconds.
     costSlice: Math.max(1, int('BENCH_COST_SLICE', 2)),

@@ -4,9 +4,9 @@
 // says how much a change costs; instructions against cycles say whether it runs more code or
 // runs the same code slower (docs/performance.md, "The eleventh round").
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** `BENCH_PERF_STAT=1` counts these. */
@@ -163,9 +163,10 @@ function callgrindControl(args) {
 /**
  * Counts the simulated events of a process run by `cachesimArgs` from now: its counters are
  * zeroed; `stop()` dumps them and resolves with `simulatedCounts` of the dump (the window's).
+ * With `keepAs` (BENCH_CACHESIM_KEEP=1), the main thread's dump is copied there, to be read by
+ * function (`callgrind_annotate`); otherwise it is deleted.
  */
-export async function simulateWindow(pid) {
-  mkdirSync(CACHESIM_DIR, { recursive: true });
+export async function simulateWindow(pid, keepAs) {
   await callgrindControl(['-z', String(pid)]);
   return {
     async stop() {
@@ -176,8 +177,74 @@ export async function simulateWindow(pid) {
       if (!main)
         console.error(`  no callgrind dump of process ${pid}: ${said.trim().replace(/\s+/g, ' ')} (${dumps.join(', ') || 'no new file'})`);
       const totals = main ? parseCallgrindTotals(readFileSync(join(CACHESIM_DIR, main), 'utf8')) : {};
+      if (main && keepAs) {
+        mkdirSync(dirname(keepAs), { recursive: true });
+        copyFileSync(join(CACHESIM_DIR, main), keepAs);
+      }
       for (const f of dumps) rmSync(join(CACHESIM_DIR, f), { force: true });
       return simulatedCounts(totals);
     },
   };
+}
+
+/**
+ * The exclusive cost of each function in a callgrind dump (`ob=`/`fn=` blocks; the inclusive cost
+ * after a `calls=` line is the callee's and is not added), by "object\tfunction". Names are
+ * compressed as `(id) name` on first use and `(id)` after, separately for objects, files and
+ * functions; JIT code has no object (`???`) and is named by its address.
+ */
+export function callgrindFunctions(text) {
+  const names = { ob: new Map(), fl: new Map(), fn: new Map() };
+  const named = (kind, rest) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(rest);
+    if (!m) return rest;
+    if (m[2] !== undefined) names[kind].set(m[1], m[2]);
+    return names[kind].get(m[1]) ?? '?';
+  };
+  let events = [];
+  let object = '???';
+  let fn = '?';
+  let callCost = false;
+  const functions = new Map();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const c = line.charCodeAt(0);
+    // A cost line: a position (a number, `+n`, `-n` or `*`), then the events' counts.
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      if (callCost) {
+        callCost = false;
+        continue;
+      }
+      const counts = line.split(' ').slice(1).map(Number);
+      const key = `${object}\t${fn}`;
+      let sum = functions.get(key);
+      if (!sum) functions.set(key, (sum = new Array(events.length).fill(0)));
+      for (let i = 0; i < counts.length; i++) sum[i] += counts[i];
+      continue;
+    }
+    const eq = line.indexOf('=');
+    const key = eq > 0 ? line.slice(0, eq) : '';
+    const rest = line.slice(eq + 1);
+    if (line.startsWith('events:')) events = line.slice(7).trim().split(/\s+/);
+    else if (key === 'ob') object = named('ob', rest);
+    else if (key === 'fn') fn = named('fn', rest);
+    else if (key === 'cob') named('ob', rest);
+    else if (key === 'cfn') named('fn', rest);
+    else if (key === 'fl' || key === 'fi' || key === 'fe' || key === 'cfi' || key === 'cfl') named('fl', rest);
+    else if (key === 'calls') callCost = true;
+  }
+  return { events, functions };
+}
+
+/** What kind of code a function of a dump is: JIT code, V8's builtins, its runtime and inline caches, its GC, its other C++, Node's C++, libc, other. */
+export function codeKind(object, fn) {
+  if (object === '???' || /^0x[0-9a-f]+$/.test(fn)) return 'JIT code';
+  if (fn.startsWith('Builtins_')) return 'V8 builtins';
+  if (/Scaveng|MinorMS|MarkCompact|Sweeper|Evacuat|GCTracer|::Heap::/.test(fn)) return 'V8 GC';
+  if (/Runtime_|\bIC::|FeedbackNexus|LookupIterator|MigrateToMap|TransitionToDataProperty|Map::Transition/.test(fn))
+    return 'V8 runtime, inline caches, object shapes';
+  if (/^(v8::|unibrow::)/.test(fn) || fn.includes(' v8::')) return 'V8 other C++';
+  if (/^(node::|uv_|ares_|nghttp|llhttp)/.test(fn) || fn.includes(' node::')) return 'Node C++, libuv';
+  if (/\/libc\.so|\/ld-linux/.test(object)) return 'libc';
+  return 'other';
 }

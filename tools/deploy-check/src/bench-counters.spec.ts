@@ -13,6 +13,8 @@ interface CountersModule {
   cachesimArgs(value: string | undefined): string[];
   parseCallgrindTotals(text: string): Record<string, number>;
   simulatedCounts(totals: Record<string, number>): Record<string, number>;
+  callgrindFunctions(text: string): { events: string[]; functions: Map<string, number[]> };
+  codeKind(object: string, fn: string): string;
 }
 
 const COUNTERS = resolve(__dirname, '../../../bench/lib/counters.mjs');
@@ -51,6 +53,30 @@ fn=(1) main
 0 5 1 1 0 0 0 0 0 0
 
 totals: 180000000 52000000 31000000 420000 910000 260000 12000 30000 9000
+`;
+
+// A dump's body by function: compressed names, a call (its inclusive cost is the callee's), JIT code.
+const NODE = '/usr/bin/node';
+const FUNCTIONS_DUMP = `events: Ir I1mr
+ob=(1) ${NODE}
+fl=(1) ???
+fn=(1) Builtins_LoadIC
+0 100 3
++2 50 1
+cob=(2) ???
+cfi=(2) ???
+cfn=(2) 0x0000000028038500
+calls=4 0
+0 9000 400
+fn=(3) v8::internal::Runtime_DefineKeyedOwnPropertyInLiteral(int, unsigned long*, v8::internal::Isolate*)
+0 700 20
+ob=(2)
+fl=(2)
+fn=(2)
+0 300 30
+ob=(1)
+fn=(1)
+* 7 0
 `;
 
 describe('the bench event counts', () => {
@@ -113,5 +139,30 @@ describe('the bench event counts', () => {
       'L1d misses': NaN,
       'LL misses': NaN,
     });
+  });
+
+  it("reads each function's own cost from a dump, not what its calls cost, through compressed names", () => {
+    const { events, functions } = counters.callgrindFunctions(FUNCTIONS_DUMP);
+    expect(events).toEqual(['Ir', 'I1mr']);
+    expect(Object.fromEntries(functions)).toEqual({
+      [`${NODE}\tBuiltins_LoadIC`]: [157, 4],
+      [`${NODE}\tv8::internal::Runtime_DefineKeyedOwnPropertyInLiteral(int, unsigned long*, v8::internal::Isolate*)`]: [700, 20],
+      '???\t0x0000000028038500': [300, 30],
+    });
+  });
+
+  it('tells JIT code, builtins, the runtime and inline caches, the GC and the rest apart', () => {
+    expect(counters.codeKind('???', '0x0000000028038500')).toBe('JIT code');
+    expect(counters.codeKind(NODE, 'Builtins_KeyedStoreIC_Megamorphic')).toBe('V8 builtins');
+    expect(counters.codeKind(NODE, 'v8::internal::Runtime_DefineKeyedOwnPropertyInLiteral(int)')).toBe(
+      'V8 runtime, inline caches, object shapes',
+    );
+    expect(counters.codeKind(NODE, 'v8::internal::JSObject::MigrateToMap(v8::internal::Isolate*)')).toBe(
+      'V8 runtime, inline caches, object shapes',
+    );
+    expect(counters.codeKind(NODE, 'v8::internal::Scavenger::ScavengePage(v8::internal::MutablePageMetadata*)')).toBe('V8 GC');
+    expect(counters.codeKind(NODE, 'v8::HandleScope::HandleScope(v8::Isolate*)')).toBe('V8 other C++');
+    expect(counters.codeKind(NODE, 'node::http_parser::Parser::Execute(char const*, unsigned long)')).toBe('Node C++, libuv');
+    expect(counters.codeKind('/usr/lib/x86_64-linux-gnu/libc.so.6', 'memmove')).toBe('libc');
   });
 });
