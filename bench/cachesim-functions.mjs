@@ -20,15 +20,16 @@ function read(path) {
   if (!existsSync(sidecar)) throw new Error(`${sidecar}: no request count beside the dump (kept by BENCH_CACHESIM_KEEP=1)`);
   const { requests } = JSON.parse(readFileSync(sidecar, 'utf8'));
   if (!(requests > 0)) throw new Error(`${sidecar}: no requests in the window`);
-  return { requests, ...callgrindFunctions(readFileSync(path, 'utf8')) };
+  const dump = callgrindFunctions(readFileSync(path, 'utf8'));
+  // Where the shown events sit in this dump's counts (-1: not counted).
+  return { requests, ...dump, shown: SHOWN.map((e) => dump.events.indexOf(e)) };
 }
 
-const service = read(servicePath);
-const baseline = read(baselinePath);
 const SHOWN = ['Ir', 'I1mr', 'D1mr'];
 const LABEL = { Ir: 'instructions', I1mr: 'L1i misses', D1mr: 'L1d read misses' };
-const at = (dump) => SHOWN.map((e) => dump.events.indexOf(e));
-const perRequest = (dump, counts) => at(dump).map((i) => (i < 0 || !counts ? 0 : counts[i] / dump.requests));
+const service = read(servicePath);
+const baseline = read(baselinePath);
+const perRequest = (dump, counts) => dump.shown.map((i) => (i < 0 || !counts ? 0 : counts[i] / dump.requests));
 
 function byKind(dump) {
   const kinds = new Map();

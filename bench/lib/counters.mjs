@@ -164,7 +164,7 @@ function callgrindControl(args) {
  * Counts the simulated events of a process run by `cachesimArgs` from now: its counters are
  * zeroed; `stop()` dumps them and resolves with `simulatedCounts` of the dump (the window's).
  * With `keepAs` (BENCH_CACHESIM_KEEP=1), the main thread's dump is copied there, to be read by
- * function (`callgrind_annotate`); otherwise it is deleted.
+ * function (bench/cachesim-functions.mjs); the window's dumps are deleted either way.
  */
 export async function simulateWindow(pid, keepAs) {
   await callgrindControl(['-z', String(pid)]);
