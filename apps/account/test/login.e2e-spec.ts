@@ -200,10 +200,12 @@ describe('login (interface 204), OWASP argon2id parameters', () => {
     );
     // Where the hashing runs, not how fast: on the pool, the six checks' CPU is spent off the
     // main thread; on the event loop, only the collector's and the compiler's helpers would be
-    // (a few milliseconds beside the checks' tens). Both figures are CPU time, which a busy
-    // machine does not stretch the way it stretches wall time.
+    // (13.7 ms against 77.5 ms alone, with the checks made synchronous as a trial). Both figures
+    // are CPU time, but six memory-bound checks on a busy machine's shared caches cost more or
+    // less CPU from one batch to the next (on the pool, 42.7 ms off the main thread against
+    // 88.9 ms alone in one CI run): the bound sits between the two shares (0.18 and 0.48).
     expect(hashingMs).toBeGreaterThan(5);
-    expect(offMainMs).toBeGreaterThan(hashingMs * 0.5);
+    expect(offMainMs).toBeGreaterThan(hashingMs * 0.3);
   });
 
   describe('rehash', () => {
