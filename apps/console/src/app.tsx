@@ -36,6 +36,8 @@ export function App() {
   const [operator, setOperator] = useState<Operator | null>();
   const [notice, setNotice] = useState<string>();
   const [apps, setApps] = useState<AdminApp[]>([]);
+  // Until the first list arrives the picker says so, rather than "(no app)".
+  const [appsLoaded, setAppsLoaded] = useState(false);
   const [appToken, setAppToken] = useState<string>(() => sessionStorage.getItem(APP_KEY) ?? '');
   const [hash, setHash] = useState(window.location.hash);
   const pickerId = useId();
@@ -54,6 +56,7 @@ export function App() {
   const unauthorized = useCallback((message: string) => {
     setOperator(null);
     setApps([]);
+    setAppsLoaded(false);
     setNotice(`Signed out: ${message}`);
   }, []);
 
@@ -68,6 +71,7 @@ export function App() {
       if (res.status === 401) return unauthorized(String(res.body.response_message ?? 'not signed in'));
       const list = res.status === 200 ? res.body.app_list : [];
       setApps(list);
+      setAppsLoaded(true);
       const wanted = select ?? appToken;
       if (!list.some((a) => a.app_token === wanted) && list[0]) choose(list[0].app_token);
       else if (select) choose(select);
@@ -119,7 +123,7 @@ export function App() {
         <div className="app">
           <label htmlFor={pickerId}>App</label>
           <select id={pickerId} value={appToken} onChange={(e) => choose(e.target.value)}>
-            {apps.length === 0 && <option value="">(no app)</option>}
+            {apps.length === 0 && <option value="">{appsLoaded ? '(no app)' : 'Loading apps…'}</option>}
             {apps.map((a) => (
               <option key={a.app_token} value={a.app_token}>
                 {a.app_name ? `${a.app_name} (${a.app_token})` : a.app_token}
@@ -138,7 +142,13 @@ export function App() {
       <main>
         {page === 'Apps' && <AppsPage operator={operator} apps={apps} appToken={appToken} reload={reload} unauthorized={unauthorized} />}
         {page === 'Operators' && <OperatorsPage operator={operator} unauthorized={unauthorized} />}
-        {!props && page !== 'Apps' && page !== 'Operators' && <p>No app to work on: {operator.role === 'admin' ? 'create one under Apps.' : 'ask an admin for one.'}</p>}
+        {!props && page !== 'Apps' && page !== 'Operators' && (
+          <p>
+            {!appsLoaded
+              ? 'Loading apps…'
+              : `No app to work on: ${operator.role === 'admin' ? 'create one under Apps.' : 'ask an admin for one.'}`}
+          </p>
+        )}
         {props && (
           <div key={appToken}>
             {page === 'Permissions' && <PermissionsPage {...props} />}

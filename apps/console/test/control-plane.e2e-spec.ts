@@ -182,10 +182,10 @@ describe('console: apps, credentials, operators and roles', () => {
   it('app_admin: its apps only, credentials of its app, no app creation, no operators', async () => {
     const page = await operatorPage('cp-app-admin');
     expect(await navLinks(page)).toEqual(['Permissions', 'Groups', 'Users', 'Audit', 'Location', 'Apps']);
-    const options = await page
-      .getByLabel('App', { exact: true })
-      .locator('option')
-      .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    // The picker fills in once the operator's apps arrive; read it after that.
+    const picker = page.getByLabel('App', { exact: true });
+    await picker.locator(`option[value="${managed.app_token}"]`).waitFor({ state: 'attached' });
+    const options = await picker.locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     expect(options).toEqual([managed.app_token]);
     await page.getByRole('link', { name: 'Apps', exact: true }).click();
     await page.getByRole('button', { name: 'Issue credential' }).waitFor();
