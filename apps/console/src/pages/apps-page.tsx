@@ -75,9 +75,10 @@ export function AppsPage(props: AppsPageProps) {
     const res = await call(admin.createApp({ app_name: create.app_name, aes_mode: create.aes_mode as 'gcm' | 'ecb' }));
     setOutcome(outcomeOf(res));
     if (res.status === 201) {
-      setIssued({ appToken: res.body.app_token, credential: res.body.credential });
       setCreate({ app_name: '', aes_mode: 'gcm' });
+      // The new app is picked first, so the secret is shown with its app already chosen.
       await props.reload(res.body.app_token);
+      setIssued({ appToken: res.body.app_token, credential: res.body.credential });
     }
   };
   const issue = async () => {
