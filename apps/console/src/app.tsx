@@ -35,9 +35,8 @@ const APP_KEY = 'geoaccount.console.app';
 export function App() {
   const [operator, setOperator] = useState<Operator | null>();
   const [notice, setNotice] = useState<string>();
-  const [apps, setApps] = useState<AdminApp[]>([]);
-  // Until the first list arrives the picker says so, rather than "(no app)".
-  const [appsLoaded, setAppsLoaded] = useState(false);
+  // Undefined until the first list arrives: the picker then says so, rather than "(no app)".
+  const [apps, setApps] = useState<AdminApp[]>();
   const [appToken, setAppToken] = useState<string>(() => sessionStorage.getItem(APP_KEY) ?? '');
   const [hash, setHash] = useState(window.location.hash);
   const pickerId = useId();
@@ -55,8 +54,7 @@ export function App() {
 
   const unauthorized = useCallback((message: string) => {
     setOperator(null);
-    setApps([]);
-    setAppsLoaded(false);
+    setApps(undefined);
     setNotice(`Signed out: ${message}`);
   }, []);
 
@@ -71,7 +69,6 @@ export function App() {
       if (res.status === 401) return unauthorized(String(res.body.response_message ?? 'not signed in'));
       const list = res.status === 200 ? res.body.app_list : [];
       setApps(list);
-      setAppsLoaded(true);
       const wanted = select ?? appToken;
       if (!list.some((a) => a.app_token === wanted) && list[0]) choose(list[0].app_token);
       else if (select) choose(select);
@@ -123,8 +120,9 @@ export function App() {
         <div className="app">
           <label htmlFor={pickerId}>App</label>
           <select id={pickerId} value={appToken} onChange={(e) => choose(e.target.value)}>
-            {apps.length === 0 && <option value="">{appsLoaded ? '(no app)' : 'Loading apps…'}</option>}
-            {apps.map((a) => (
+            {apps === undefined && <option value="">Loading apps…</option>}
+            {apps?.length === 0 && <option value="">(no app)</option>}
+            {apps?.map((a) => (
               <option key={a.app_token} value={a.app_token}>
                 {a.app_name ? `${a.app_name} (${a.app_token})` : a.app_token}
                 {a.state === 'disabled' ? ' - disabled' : ''}
@@ -140,11 +138,13 @@ export function App() {
         </div>
       </header>
       <main>
-        {page === 'Apps' && <AppsPage operator={operator} apps={apps} appToken={appToken} reload={reload} unauthorized={unauthorized} />}
+        {page === 'Apps' && (
+          <AppsPage operator={operator} apps={apps ?? []} appToken={appToken} reload={reload} unauthorized={unauthorized} />
+        )}
         {page === 'Operators' && <OperatorsPage operator={operator} unauthorized={unauthorized} />}
         {!props && page !== 'Apps' && page !== 'Operators' && (
           <p>
-            {!appsLoaded
+            {apps === undefined
               ? 'Loading apps…'
               : `No app to work on: ${operator.role === 'admin' ? 'create one under Apps.' : 'ask an admin for one.'}`}
           </p>
