@@ -6,7 +6,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ExportThread } from './otlp-export-thread';
-import { DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_SIZE, type EncodedSpans, OtlpSpanWriter, ProtoBytes, RecurringFields, type SpanWriterSettings, writeAttributes } from './otlp-span-writer';
+import { DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_SIZE, type EncodedSpans, OtlpSpanWriter, ProtoBytes, RecurringFields, type SpanWriterSettings, WRITE_BURST, writeAttributes } from './otlp-span-writer';
 import { redactText } from './redact';
 import { RecordingTracerProvider, SpanSampler } from './tracing-recorder';
 
@@ -114,6 +114,50 @@ describe('OtlpSpanWriter', () => {
       const expected = Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
       expect(Buffer.from(sent.batches[i]!.bytes).equals(expected)).toBe(true);
     }
+  });
+
+  it("writes a sampled request's server span record in the bytes of OpenTelemetry's serialiser", async () => {
+    const sent = new Sent();
+    const writer = new OtlpSpanWriter(resource, sent, {}, same);
+    const tracer = new RecordingTracerProvider(resource, new SpanSampler({ kind: 'always_on' }), writer).getTracer('@geoaccount/observability');
+    const remote = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED, isRemote: true, traceState: createTraceState('vendor=abc') };
+    const records = [
+      tracer.startServer('GET', '/lbsapi/api/lbsQuery', '127.0.0.1', undefined, 'a'.repeat(32)),
+      tracer.startServer('POST', '/lbsapi/api/lbsQuery', '::1', remote, remote.traceId),
+      tracer.startServer('GET', '/nowhere', '127.0.0.1', undefined, 'b'.repeat(32)),
+      tracer.startServer('GET', '/lbsapi/api/lbsQuery', '127.0.0.1', undefined, 'c'.repeat(32)),
+    ];
+    records[0]!.finish(200, '/lbsapi/api/lbsQuery');
+    records[1]!.finish(503, '/lbsapi/api/lbsQuery');
+    records[2]!.finish(404, undefined);
+    records[3]!.finish(0, '/lbsapi/api/lbsQuery');
+    await writer.forceFlush();
+    expect(sent.batches.map((b) => b.count)).toEqual([4]);
+    const expected = Buffer.from(ProtobufTraceSerializer.serializeRequest(records)!);
+    expect(Buffer.from(sent.batches[0]!.bytes).equals(expected)).toBe(true);
+  });
+
+  it(`writes ended spans ${WRITE_BURST} at a time, and those left when a batch is sent`, async () => {
+    const sent = new Sent();
+    const masked: string[] = [];
+    const mask = (text: string) => {
+      masked.push(text);
+      return text;
+    };
+    const writer = new OtlpSpanWriter(resource, sent, { scheduledDelayMillis: 60_000 }, mask);
+    const tracer = new RecordingTracerProvider(resource, new SpanSampler({ kind: 'always_on' }), writer).getTracer('t');
+    masked.length = 0; // the resource's values, masked once when the writer is made
+    // Each span has a value of its own: the writer masks it when it writes the span.
+    const end = (i: number) => tracer.startSpan('s', { attributes: { n: `value-${i}` } }).end();
+    for (let i = 0; i < WRITE_BURST - 1; i++) end(i);
+    expect(masked).toHaveLength(0);
+    end(WRITE_BURST - 1);
+    expect(masked).toEqual(Array.from({ length: WRITE_BURST }, (_, i) => `value-${i}`));
+    for (let i = WRITE_BURST; i < WRITE_BURST + 10; i++) end(i);
+    expect(masked).toHaveLength(WRITE_BURST);
+    await writer.forceFlush();
+    expect(masked).toHaveLength(WRITE_BURST + 10);
+    expect(sent.batches.map((b) => b.count)).toEqual([WRITE_BURST + 10]);
   });
 
   it('keeps at most the bounded number of values of a key, and writes the others as they come', () => {

@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SamplerSetting } from './tracing-types';
-import { IdSource, RecordedSpan, RecordingTracerProvider, SpanSampler, randomnessAtLeast, ratioThreshold, withSpan } from './tracing-recorder';
+import { IdSource, RecordedSpan, RecordingTracerProvider, ServerSpanRecord, SpanSampler, randomnessAtLeast, ratioThreshold, withSpan } from './tracing-recorder';
 
 /** A processor that keeps what ends (the SDK's batch processor takes the same calls). */
 class Kept implements SpanProcessor {
@@ -231,6 +231,111 @@ describe('RecordingTracer', () => {
     });
     expect(at).toEqual({ name: 'at', attributes: { n: 1 }, time: [1_700_000_000, 5] });
     expect(timeOnly).toEqual({ name: 'time only', attributes: undefined, time: [1_700_000_000, 0] });
+  });
+});
+
+describe('ServerSpanRecord', () => {
+  const remote = { traceId: 'e'.repeat(32), spanId: 'f'.repeat(16), traceFlags: TraceFlags.SAMPLED, isRemote: true };
+
+  /** What the request observer recorded before records: a span with the request's attributes, named and ended at the answer. */
+  function recordedAsBefore(record: ServerSpanRecord, status: number, route: string | undefined): ReadableSpan {
+    const kept = new Kept();
+    const before = tracerWith({ kind: 'always_on' }, kept);
+    const attributes = { 'http.request.method': 'GET', 'url.path': '/lbsapi/api/lbsQuery', 'client.address': '10.1.2.3' };
+    const span = before.startWith('GET', SpanKind.SERVER, attributes, record.parentSpanContext, record.spanContext().traceId, true, { startTime: record.startTime });
+    if (route !== undefined) {
+      span.updateName(`GET ${route}`);
+      span.setAttribute('http.route', route);
+    }
+    if (status > 0) span.setAttribute('http.response.status_code', status);
+    if (status >= 500 || status === 0) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end(record.endTime);
+    return kept.ended[0]!;
+  }
+
+  /** The fields a processor reads, ids aside. */
+  const readable = (span: ReadableSpan) => ({
+    name: span.name,
+    kind: span.kind,
+    attributes: { ...span.attributes },
+    status: { ...span.status },
+    startTime: span.startTime,
+    endTime: span.endTime,
+    duration: span.duration,
+    parentSpanContext: span.parentSpanContext,
+    events: span.events,
+    links: span.links,
+    ended: span.ended,
+    resource: span.resource,
+    instrumentationScope: span.instrumentationScope,
+    dropped: [span.droppedAttributesCount, span.droppedEventsCount, span.droppedLinksCount],
+  });
+
+  it('reads, once ended, as the recorded span the request observer made before: name, attributes, times, status', () => {
+    const kept = new Kept();
+    const tracer = tracerWith({ kind: 'always_on' }, kept);
+    const cases: [status: number, route: string | undefined, parent: typeof remote | undefined][] = [
+      [200, '/lbsapi/api/lbsQuery', undefined],
+      [200, '/lbsapi/api/lbsQuery', remote],
+      [404, undefined, undefined],
+      [503, '/lbsapi/api/lbsQuery', undefined],
+      [0, '/lbsapi/api/lbsQuery', undefined],
+    ];
+    for (const [status, route, parent] of cases) {
+      const record = tracer.startServer('GET', '/lbsapi/api/lbsQuery', '10.1.2.3', parent, parent?.traceId ?? 'a'.repeat(32));
+      expect(record.isRecording()).toBe(true);
+      expect(record.spanContext()).toMatchObject({ traceFlags: TraceFlags.SAMPLED, traceId: parent?.traceId ?? 'a'.repeat(32) });
+      record.finish(status, route);
+      record.finish(500, '/other');
+      expect(record.isRecording()).toBe(false);
+      expect(kept.ended.at(-1)).toBe(record);
+      expect(readable(record)).toEqual(readable(recordedAsBefore(record, status, route)));
+    }
+    expect(kept.ended).toHaveLength(cases.length);
+    // A processor that masks attributes in place (the JSON path) sees its change kept.
+    const record = kept.ended[0]!;
+    (record.attributes as Record<string, unknown>)['url.path'] = '[masked]';
+    expect(record.attributes['url.path']).toBe('[masked]');
+  });
+
+  it("is the parent of the request's child spans, and a recorded span once something of its own is set on it", () => {
+    const kept = new Kept();
+    const tracer = tracerWith({ kind: 'parentbased_always_on' }, kept);
+    const record = tracer.startServer('POST', '/lbsapi/api/lbsQuery', '10.1.2.3', undefined, 'b'.repeat(32));
+    const child = tracer.startSpan('get', { kind: SpanKind.CLIENT }, withSpan(ROOT_CONTEXT, record));
+    child.end();
+    expect(kept.ended[0]!.parentSpanContext?.spanId).toBe(record.spanContext().spanId);
+    expect(kept.ended[0]!.spanContext().traceId).toBe('b'.repeat(32));
+
+    record.setAttribute('app.cache', 'hit');
+    record.addEvent('cache read', { key: 'lbs:1' });
+    record.finish(201, '/lbsapi/api/lbsQuery');
+    record.finish(500, undefined);
+    expect(kept.ended).toHaveLength(2);
+    const ended = kept.ended[1]!;
+    expect(ended).toBeInstanceOf(RecordedSpan);
+    expect(ended.spanContext()).toBe(record.spanContext());
+    expect(ended.startTime).toEqual(record.startTime);
+    expect(ended).toMatchObject({ name: 'POST /lbsapi/api/lbsQuery', kind: SpanKind.SERVER, status: { code: SpanStatusCode.UNSET } });
+    expect(ended.attributes).toEqual({
+      'http.request.method': 'POST',
+      'url.path': '/lbsapi/api/lbsQuery',
+      'client.address': '10.1.2.3',
+      'app.cache': 'hit',
+      'http.route': '/lbsapi/api/lbsQuery',
+      'http.response.status_code': 201,
+    });
+    expect(ended.events.map((e) => e.name)).toEqual(['cache read']);
+
+    // The API's end ends it as it stands; the answer that comes later changes nothing.
+    const ownEnd = tracer.startServer('GET', '/x', '10.1.2.3', undefined, 'c'.repeat(32));
+    ownEnd.updateName('custom');
+    ownEnd.end();
+    ownEnd.finish(200, '/x');
+    ownEnd.setAttribute('late', 1);
+    expect(kept.ended).toHaveLength(3);
+    expect(kept.ended[2]).toMatchObject({ name: 'custom', attributes: { 'http.request.method': 'GET', 'url.path': '/x', 'client.address': '10.1.2.3' } });
+    expect(Object.keys(kept.ended[2]!.attributes)).toHaveLength(3);
   });
 });
 

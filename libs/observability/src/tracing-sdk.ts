@@ -4,16 +4,7 @@
  * behind the SDK's batch processor, and the instrumentations of what the services use.
  */
 import type { IncomingMessage } from 'node:http';
-import {
-  ROOT_CONTEXT,
-  type Attributes,
-  SpanKind,
-  SpanStatusCode,
-  context,
-  isSpanContextValid,
-  propagation,
-  trace,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Attributes, SpanKind, context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
 import { CompositePropagator, type ExportResult, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -105,25 +96,12 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
         const active = withSpan(parent, tracer.startWith(method, SpanKind.SERVER, undefined, valid, traceId, false));
         return { recording: false, context: active, end: endNothing };
       }
-      // The query string is left out: it carries signatures.
-      const attributes: Attributes = { 'http.request.method': method, 'url.path': path, 'client.address': req.socket.remoteAddress ?? '' };
-      const span = tracer.startWith(method, SpanKind.SERVER, attributes, valid, traceId, true);
-      const active = withSpan(parent, span);
-      let ended = false;
+      // Its fields only, made into a span when written (`ServerSpanRecord`); the query string is left out: it carries signatures.
+      const span = tracer.startServer(method, path, req.socket.remoteAddress ?? '', valid, traceId);
       return {
         recording: true,
-        context: active,
-        end(status: number, route: string | undefined): void {
-          if (ended) return;
-          ended = true;
-          if (route !== undefined) {
-            span.updateName(spanName(method, route));
-            span.setAttribute('http.route', route);
-          }
-          if (status > 0) span.setAttribute('http.response.status_code', status);
-          if (status >= 500 || status === 0) span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-        },
+        context: withSpan(parent, span),
+        end: (status: number, route: string | undefined) => span.finish(status, route),
       };
     },
     async shutdown(): Promise<void> {
@@ -133,22 +111,6 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
 }
 
 const endNothing = (): void => undefined;
-
-/** `METHOD route`, made once per method and route template (a route is one of the app's: a bounded set). */
-const spanNames = new Map<string, Map<string, string>>();
-function spanName(method: string, route: string): string {
-  let byMethod = spanNames.get(route);
-  if (byMethod === undefined) {
-    byMethod = new Map();
-    spanNames.set(route, byMethod);
-  }
-  let name = byMethod.get(method);
-  if (name === undefined) {
-    name = `${method} ${route}`;
-    byMethod.set(method, name);
-  }
-  return name;
-}
 
 function untraced(path: string): boolean {
   return UNTRACED_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
