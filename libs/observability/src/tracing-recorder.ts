@@ -390,9 +390,9 @@ const ERROR: SpanStatus = Object.freeze({ code: SpanStatusCode.ERROR });
  * `RecordedSpan` first, which the request's end then finishes as before.
  *
  * Why (docs/performance.md, "The sixteenth round"): with one request in ten sampled, the work a
- * sampled request did for its span at the time (an attributes object, times, a name, the
- * protobuf) ran cold, between untraced requests, at many times its cost in a loop; kept as
- * plain fields and written 64 spans at a time, it runs warm, once per burst.
+ * sampled request did for its span as it went (an attributes object, times, a name, the
+ * protobuf) cost it many times what it costs in a loop. Kept as plain fields, and written with
+ * the writer's next 64 spans, the 10% row was 1 to 3.6 points lower in three runs that had both.
  */
 export class ServerSpanRecord implements Span, ReadableSpan {
   readonly kind = SpanKind.SERVER;
