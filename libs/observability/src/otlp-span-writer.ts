@@ -9,8 +9,9 @@
  * pass and a write pass): with every request traced, that walk over objects long out of the
  * processor's cache was the largest single cost of a traced request. Here spans are written soon
  * after they end, 64 at a time (`WRITE_BURST`), into one buffer per instrumentation scope, and are
- * garbage at once; the resource and each scope are written once. The bytes are those of OpenTelemetry's own serialiser (a test
- * compares them), with string attributes masked as the log lines are (`redactText`).
+ * garbage at once; the resource and each scope are written once. The bytes are those of
+ * OpenTelemetry's own serialiser (a test compares them), with string attributes masked as the log
+ * lines are (`redactText`).
  */
 import { type Attributes, type AttributeValue, type HrTime, TraceFlags, diag } from '@opentelemetry/api';
 import { type ExportResult, ExportResultCode, type InstrumentationScope } from '@opentelemetry/core';
@@ -491,16 +492,18 @@ export const DEFAULT_BATCH_SIZE = 2048;
 export const DEFAULT_QUEUE_SIZE = 8192;
 
 /**
- * The span processor: `onEnd` writes a sampled span into its scope's buffer; a batch is sent when
- * `maxExportBatchSize` spans are written or `scheduledDelayMillis` after the first; past
- * `maxQueueSize` spans waiting (written or being sent), new ones are dropped and counted.
+ * The span processor: `onEnd` keeps a sampled span, and the kept spans are written into their
+ * scopes' buffers `WRITE_BURST` at a time; a batch is sent when `maxExportBatchSize` spans have
+ * ended or `scheduledDelayMillis` after the first; past `maxQueueSize` spans waiting (kept,
+ * written or being sent), new ones are dropped and counted.
  *
  * Its defaults are larger than the SDK's batch processor's (512 spans a batch, 2048 queued):
  * 2048 spans a batch (a quarter of the queue when only the queue is set), 8192 queued. A batch
  * costs ~0.4 ms of CPU on the export thread and in the wakeups of both threads whatever its size
  * (the HTTP request, its answer, the messages): at 512 spans it was most of what sending cost a
  * traced request (docs/performance.md, "The ninth round"). Here a queued span is its bytes
- * (~250), not a span object: 8192 of them are ~2 MB, and a batch of 2048 a ~0.5 MB request.
+ * (~250), not a span object (but for the fewer than 64 not yet written): 8192 of them are ~2 MB,
+ * and a batch of 2048 a ~0.5 MB request.
  */
 export class OtlpSpanWriter implements SpanProcessor {
   private readonly scheduledDelayMillis: number;

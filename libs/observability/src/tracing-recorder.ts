@@ -443,7 +443,7 @@ export class ServerSpanRecord implements Span, ReadableSpan {
 
   get attributes(): Attributes {
     if (this.madeAttributes !== undefined) return this.madeAttributes;
-    const attributes: Attributes = { 'http.request.method': this.method, 'url.path': this.path, 'client.address': this.client };
+    const attributes = this.requestAttributes();
     if (!this.ended) return attributes;
     if (this.route !== undefined) attributes['http.route'] = this.route;
     if (this.code > 0) attributes['http.response.status_code'] = this.code;
@@ -452,7 +452,7 @@ export class ServerSpanRecord implements Span, ReadableSpan {
   }
 
   get status(): SpanStatus {
-    return this.ended && (this.code >= 500 || this.code === 0) ? ERROR : UNSET;
+    return this.ended && failed(this.code) ? ERROR : UNSET;
   }
 
   spanContext(): SpanContext {
@@ -519,7 +519,7 @@ export class ServerSpanRecord implements Span, ReadableSpan {
       recorded.setAttribute('http.route', route);
     }
     if (status > 0) recorded.setAttribute('http.response.status_code', status);
-    if (status >= 500 || status === 0) recorded.setStatus(ERROR);
+    if (failed(status)) recorded.setStatus(ERROR);
     recorded.end();
   }
 
@@ -541,11 +541,21 @@ export class ServerSpanRecord implements Span, ReadableSpan {
         this.parentSpanContext,
         hrTime(this.startAt),
       );
-      span.setAttributes({ 'http.request.method': this.method, 'url.path': this.path, 'client.address': this.client });
+      span.setAttributes(this.requestAttributes());
       this.recorded = span;
     }
     return this.recorded;
   }
+
+  /** What the request says of itself (the query string is left out: it carries signatures). */
+  private requestAttributes(): Attributes {
+    return { 'http.request.method': this.method, 'url.path': this.path, 'client.address': this.client };
+  }
+}
+
+/** An answer the server span marks as an error: a server error, or none (the connection closed first). */
+function failed(status: number): boolean {
+  return status >= 500 || status === 0;
 }
 
 /** `METHOD route`, made once per method and route template (a route is one of the app's: a bounded set). */

@@ -96,7 +96,7 @@ export function startTracingSdk(settings: TracingSettings): TracingHandle {
         const active = withSpan(parent, tracer.startWith(method, SpanKind.SERVER, undefined, valid, traceId, false));
         return { recording: false, context: active, end: endNothing };
       }
-      // Its fields only, made into a span when written (`ServerSpanRecord`); the query string is left out: it carries signatures.
+      // Its fields only, made into a span when written (`ServerSpanRecord`).
       const span = tracer.startServer(method, path, req.socket.remoteAddress ?? '', valid, traceId);
       return {
         recording: true,
