@@ -38,10 +38,18 @@ for (const line of readFileSync(path, 'utf8').split('\n')) {
   const counts = p.buckets.get(b);
   counts.set(kind, (counts.get(kind) ?? 0) + 1);
   if (from !== undefined && t >= from && kind.startsWith('compiled')) {
-    const fn = /<JSFunction ([^>]*?) \(sfi/.exec(text)?.[1] ?? '?';
+    const fn = functionName(text);
     const key = `${kind.slice('compiled, '.length)} ${fn}`;
     p.compiled.set(key, (p.compiled.get(key) ?? 0) + 1);
   }
+}
+
+/** The function a trace line is about: `<JSFunction name (sfi = …)>`, found without a regular expression that could backtrack. */
+function functionName(text) {
+  const at = text.indexOf('<JSFunction ');
+  if (at < 0) return '?';
+  const end = text.indexOf(' (sfi', at);
+  return end < 0 ? '?' : text.slice(at + '<JSFunction '.length, end);
 }
 
 function eventOf(text) {
