@@ -49,7 +49,7 @@ function functionName(text) {
   const at = text.indexOf('<JSFunction ');
   if (at < 0) return '?';
   const end = text.indexOf(' (sfi', at);
-  return end < 0 ? '?' : text.slice(at + '<JSFunction '.length, end);
+  return end < 0 ? '?' : text.slice(at + '<JSFunction '.length, end) || '(anonymous)';
 }
 
 function eventOf(text) {
