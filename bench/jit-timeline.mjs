@@ -4,8 +4,10 @@
 //   BENCH_VERBOSE=1 BENCH_NODE_ARGS='--trace-opt --trace-deopt --trace-gc --require ./bench/lib/seconds-mark.cjs' pnpm bench 2> <log>
 // (each line `[<process>] …`; `mark <s>` lines from the preload give the time). With a start
 // second, it also names the functions compiled from then on in each process (the measured window:
-// the warm-up plus a few seconds of start). docs/performance.md ("The seventeenth round") shows
-// what it found.
+// the warm-up plus a few seconds of start). "deoptimised" counts V8's lines, not functions: a
+// bailout, or code marked for deoptimisation (a lazy deoptimisation can print both). Read it
+// against the process's untraced pair, not alone. docs/performance.md ("The seventeenth round")
+// shows what it found.
 import { readFileSync } from 'node:fs';
 
 const [path, fromArg, bucketArg] = process.argv.slice(2);
